@@ -1,0 +1,1 @@
+"""The store: the bitemporal ledger in PostgreSQL and its graph mirror in Apache AGE."""

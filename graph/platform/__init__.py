@@ -1,0 +1,1 @@
+"""Platform: settings, the embedded database, migrations and roles."""

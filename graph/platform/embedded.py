@@ -1,0 +1,212 @@
+"""The embedded database: PostgreSQL 18 + AGE + pgvector in a Debian forky root, run with chroot.
+
+Debian 12 cannot run the forky binaries directly (glibc), so a minimal root made by debootstrap
+carries them; the chroot shares the host network and serves on 127.0.0.1:<db_port>.
+Every step checks before it acts, so a second `db up` on a ready machine takes seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from graph.platform.errors import PlatformError
+from graph.platform.secrets import load_or_create_secrets
+from graph.settings import Settings
+
+PACKAGES = ("postgresql-18", "postgresql-18-age", "postgresql-18-pgvector")
+PG_BIN = Path("usr/lib/postgresql/18/bin/postgres")
+CONF_DIR = Path("etc/postgresql/18/main")
+BASE_MARKER = ".worldmem-base"
+
+
+def progress(message: str) -> None:
+    print(f"[worldmem] {message}", file=sys.stderr, flush=True)
+
+
+def _run(cmd: list[str], what: str, *, quiet: bool = False, env: dict[str, str] | None = None) -> str:
+    """Run a step; stream its output unless quiet; turn failure into a PlatformError."""
+    try:
+        proc = subprocess.run(
+            cmd,
+            check=False,
+            text=True,
+            stdout=subprocess.PIPE if quiet else None,
+            stderr=subprocess.STDOUT if quiet else None,
+            env={**os.environ, **(env or {})},
+        )
+    except FileNotFoundError as exc:
+        raise PlatformError(f"{what}: {cmd[0]} not found") from exc
+    if proc.returncode != 0:
+        tail = (proc.stdout or "").strip().splitlines()[-15:]
+        raise PlatformError(
+            f"{what} failed (exit {proc.returncode})" + ("\n" + "\n".join(tail) if tail else ""),
+            "check the network to the Debian package registry, or set WORLDMEM_DATABASE_URL "
+            "to use your own PostgreSQL with AGE and pgvector",
+        )
+    return proc.stdout or ""
+
+
+def _chroot(root: Path, args: list[str], what: str, *, quiet: bool = False) -> str:
+    env = {"DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C", "LANG": "C",
+           "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+    return _run(["chroot", str(root), *args], what, quiet=quiet, env=env)
+
+
+def _require_root() -> None:
+    if os.geteuid() != 0:
+        raise PlatformError(
+            "provisioning the embedded database needs root (debootstrap and chroot)",
+            "run `sudo .venv/bin/worldmem db up` once, or set WORLDMEM_DATABASE_URL to your own "
+            "PostgreSQL >= 16 with AGE >= 1.7 and pgvector",
+        )
+
+
+def _ensure_debootstrap() -> None:
+    if shutil.which("debootstrap"):
+        return
+    if not shutil.which("apt-get"):
+        raise PlatformError(
+            "debootstrap is missing and there is no apt-get to install it",
+            "install debootstrap, or set WORLDMEM_DATABASE_URL",
+        )
+    progress("installing debootstrap on the host (apt-get)")
+    _run(["apt-get", "update", "-q"], "apt-get update")
+    _run(["apt-get", "install", "-y", "-q", "debootstrap"], "apt-get install debootstrap",
+         env={"DEBIAN_FRONTEND": "noninteractive"})
+
+
+def _script_for(suite: str) -> list[str]:
+    """debootstrap has no script named forky yet; sid's script builds it."""
+    scripts = Path("/usr/share/debootstrap/scripts")
+    if (scripts / suite).exists():
+        return []
+    return [str(scripts / "sid")]
+
+
+def ensure_root(settings: Settings) -> Path:
+    root = settings.root_dir
+    if (root / BASE_MARKER).exists():
+        return root
+    _require_root()
+    _ensure_debootstrap()
+    partial = root.with_name("root.partial")
+    if partial.exists():
+        _unmount_proc(partial)
+        shutil.rmtree(partial)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    progress(f"creating a minimal Debian {settings.debian_suite} root in {root} (debootstrap, ~1 min, once)")
+    _run(["debootstrap", "--variant=minbase", settings.debian_suite, str(partial),
+          settings.debian_mirror, *_script_for(settings.debian_suite)], "debootstrap")
+    # Services must not start inside the root while packages install; we start the cluster ourselves.
+    policy = partial / "usr/sbin/policy-rc.d"
+    policy.write_text("#!/bin/sh\nexit 101\n")
+    policy.chmod(0o755)
+    # The registry here may serve a snapshot whose Release file has passed its Valid-Until date.
+    (partial / "etc/apt/apt.conf.d/99worldmem").write_text(
+        'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\n')
+    (partial / BASE_MARKER).write_text(settings.debian_suite + "\n")
+    partial.rename(root)
+    return root
+
+
+def _proc_mounted(root: Path) -> bool:
+    target = str((root / "proc").resolve())
+    with open("/proc/self/mountinfo") as fh:
+        return any(line.split()[4] == target for line in fh)
+
+
+def _mount_proc(root: Path) -> None:
+    if not _proc_mounted(root):
+        _run(["mount", "-t", "proc", "proc", str(root / "proc")], "mount /proc in the root")
+
+
+def _unmount_proc(root: Path) -> None:
+    if (root / "proc").exists() and _proc_mounted(root):
+        _run(["umount", "-l", str(root / "proc")], "unmount /proc in the root", quiet=True)
+
+
+def ensure_packages(root: Path) -> None:
+    if (root / PG_BIN).exists() and (root / "usr/share/postgresql/18/extension/age.control").exists():
+        return
+    _require_root()
+    _mount_proc(root)
+    progress("installing " + ", ".join(PACKAGES) + " inside the root (apt-get, ~40 s, once)")
+    _chroot(root, ["apt-get", "update", "-q"], "apt-get update in the root")
+    _chroot(root, ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES],
+            "apt-get install in the root")
+
+
+def configure(root: Path, settings: Settings) -> None:
+    conf = root / CONF_DIR / "conf.d" / "worldmem.conf"
+    wanted = (
+        "# written by worldmem db up\n"
+        f"port = {settings.db_port}\n"
+        "listen_addresses = '127.0.0.1'\n"
+        "session_preload_libraries = 'age'\n"
+        "jit = off\n"
+        "dynamic_shared_memory_type = mmap\n"
+        "shared_buffers = '512MB'\n"
+        "max_connections = 100\n"
+    )
+    if not conf.exists() or conf.read_text() != wanted:
+        conf.parent.mkdir(parents=True, exist_ok=True)
+        conf.write_text(wanted)
+        if is_running(root):
+            _chroot(root, ["pg_ctlcluster", "18", "main", "restart"], "restart the cluster")
+
+
+def is_running(root: Path) -> bool:
+    if not (root / PG_BIN).exists():
+        return False
+    out = _chroot(root, ["pg_lsclusters", "-h"], "pg_lsclusters", quiet=True)
+    return any(line.split()[:2] == ["18", "main"] and "online" in line for line in out.splitlines())
+
+
+def start(root: Path) -> None:
+    _mount_proc(root)
+    if is_running(root):
+        return
+    progress("starting PostgreSQL 18 in the root")
+    _chroot(root, ["pg_ctlcluster", "18", "main", "start"], "start the cluster")
+
+
+def stop(root: Path) -> None:
+    if is_running(root):
+        progress("stopping PostgreSQL")
+        _chroot(root, ["pg_ctlcluster", "18", "main", "stop", "-m", "fast"], "stop the cluster")
+    _unmount_proc(root)
+
+
+def ensure_admin_password(root: Path, settings: Settings) -> None:
+    """Set the superuser's password from the secrets file (TCP logins use scram-sha-256)."""
+    secrets = load_or_create_secrets(settings)
+    marker = settings.data_dir / ".admin-password-set"
+    if marker.exists() and marker.read_text() == secrets.fingerprint():
+        return
+    sql = "ALTER ROLE postgres PASSWORD '" + secrets.admin_password + "'"  # hex token, no quotes
+    _chroot(root, ["su", "postgres", "-c", "psql -q -v ON_ERROR_STOP=1 -c \"" + sql + "\""],
+            "set the admin password", quiet=True)
+    marker.write_text(secrets.fingerprint())
+
+
+def up(settings: Settings) -> None:
+    root = ensure_root(settings)
+    ensure_packages(root)
+    configure(root, settings)
+    start(root)
+    ensure_admin_password(root, settings)
+
+
+def status(settings: Settings) -> dict[str, object]:
+    root = settings.root_dir
+    return {
+        "root": str(root),
+        "root_ready": (root / BASE_MARKER).exists(),
+        "packages_installed": (root / PG_BIN).exists(),
+        "running": is_running(root) if (root / BASE_MARKER).exists() else False,
+        "port": settings.db_port,
+    }

@@ -1,0 +1,122 @@
+"""Numbered plain-SQL migrations, applied in order, each in its own transaction.
+
+`migrations/NNNN_name.sql` files are applied once and recorded in `schema_migrations` with a checksum;
+re-running is a no-op, a failed migration rolls back completely, and an edited applied file is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import LiteralString, cast
+
+import psycopg
+from psycopg import sql
+
+from graph.platform.connect import ROLE_NAMES, admin_url, dbname_of
+from graph.platform.errors import MigrationError, PlatformError
+from graph.platform.secrets import load_or_create_secrets
+from graph.settings import Settings
+from graph.sql import load
+
+FILE_PATTERN = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+LOCK_KEY = 727_001  # pg_advisory_xact_lock key that serialises concurrent migrators
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: str
+    name: str
+    path: Path
+
+    @property
+    def text(self) -> str:
+        return self.path.read_text()
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.path.read_bytes()).hexdigest()
+
+
+def discover(directory: Path) -> list[Migration]:
+    found = []
+    for path in sorted(directory.glob("*.sql")):
+        match = FILE_PATTERN.match(path.name)
+        if not match:
+            raise MigrationError(f"migration file name {path.name!r} is not NNNN_name.sql")
+        found.append(Migration(match.group(1), match.group(2), path))
+    versions = [m.version for m in found]
+    if len(versions) != len(set(versions)):
+        raise MigrationError("two migrations share a version number")
+    return found
+
+
+def ensure_database(settings: Settings, dbname: str) -> None:
+    with _connect(admin_url(settings, "postgres"), autocommit=True) as conn:
+        exists = conn.execute(load("platform_database_exists"), (dbname,)).fetchone()
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
+
+
+def migrate(settings: Settings, url: str | None = None, directory: Path | None = None) -> list[str]:
+    """Apply pending migrations to the database at `url` (admin); return the versions applied."""
+    url = url or admin_url(settings)
+    ensure_database(settings, dbname_of(url))
+    applied_now: list[str] = []
+    with _connect(url, autocommit=True, options="-c search_path=public,ag_catalog") as conn:
+        conn.execute(load("platform_schema_migrations"))
+        for migration in discover(directory or settings.migrations_dir):
+            if _apply_one(conn, migration):
+                applied_now.append(migration.version)
+        _ensure_role_logins(conn, settings)
+    return applied_now
+
+
+def _apply_one(conn: psycopg.Connection, migration: Migration) -> bool:
+    with conn.transaction():
+        conn.execute(load("platform_migration_lock"), (LOCK_KEY,))
+        row = conn.execute(load("platform_migration_get"), (migration.version,)).fetchone()
+        if row is not None:
+            if row[0] != migration.checksum:
+                raise MigrationError(
+                    f"migration {migration.version}_{migration.name} was edited after it was applied",
+                    "add a new migration instead of editing an applied one",
+                )
+            return False
+        try:
+            # Migration files are our own trusted, versioned SQL: the literal text of a named file.
+            conn.execute(cast(LiteralString, migration.text))
+        except psycopg.Error as exc:
+            raise MigrationError(
+                f"migration {migration.version}_{migration.name} failed and was rolled back: "
+                f"{str(exc).strip().splitlines()[0]}"
+            ) from exc
+        conn.execute(load("platform_migration_record"),
+                     (migration.version, migration.name, migration.checksum))
+        return True
+
+
+def _ensure_role_logins(conn: psycopg.Connection, settings: Settings) -> None:
+    """Give the app and console roles their passwords (kept outside the migration files)."""
+    secrets = load_or_create_secrets(settings)
+    for role, password in (("app", secrets.app_password), ("console", secrets.console_password)):
+        conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(
+            sql.Identifier(ROLE_NAMES[role]), sql.Literal(password)))
+
+
+def applied(url: str) -> list[str]:
+    with _connect(url, autocommit=True) as conn:
+        return [r[0] for r in conn.execute(load("platform_migrations_applied")).fetchall()]
+
+
+def _connect(url: str, *, autocommit: bool, options: str = "") -> psycopg.Connection:
+    # AGE's create_graph names its operator classes unqualified: ag_catalog must be on the path.
+    try:
+        return psycopg.connect(url, autocommit=autocommit, connect_timeout=10, options=options)
+    except psycopg.OperationalError as exc:
+        raise PlatformError(
+            f"cannot connect to the database: {str(exc).strip().splitlines()[-1]}",
+            "run `worldmem db up` (or check WORLDMEM_DATABASE_URL)",
+        ) from exc

@@ -1,0 +1,64 @@
+"""The one settings class. Read once per process through `get_settings()`."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# The AGE graph is fixed by the migrations; its name is never taken from input.
+GRAPH_NAME = "worldgraph"
+IDENTIFIER = re.compile(r"^[a-z_][a-z0-9_]{2,62}$")
+
+
+class Settings(BaseSettings):
+    """Every knob of worldmem, from `WORLDMEM_*` environment variables."""
+
+    model_config = SettingsConfigDict(env_prefix="WORLDMEM_", extra="ignore")
+
+    data_dir: Path = Field(
+        default=Path.home() / ".local" / "share" / "worldmem",
+        description="Where the embedded database root, its secrets and caches live (outside the repo).",
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="Bring your own PostgreSQL (>= 16, AGE >= 1.7, pgvector): an admin URL. "
+        "When set, nothing is provisioned.",
+    )
+    db_name: str = Field(default="worldmem", description="Database name in the embedded cluster.")
+    db_port: int = Field(default=54318, description="Port of the embedded cluster on 127.0.0.1.")
+    debian_suite: str = Field(default="forky", description="Debian suite for the embedded root (forky or sid).")
+    debian_mirror: str = Field(default="http://deb.debian.org/debian")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    migrations_dir: Path = REPO_ROOT / "migrations"
+    pool_max_size: int = 8
+    statement_timeout_ms: int = 5000
+    console_timeout_ms: int = 2000
+    console_row_limit: int = 1000
+    max_request_bytes: int = Field(default=1_000_000, description="Larger GraphQL bodies are refused.")
+    max_value_bytes: int = Field(default=16_384, description="Largest JSON value of one fact.")
+
+    @field_validator("db_name")
+    @classmethod
+    def _identifier(cls, value: str) -> str:
+        if not IDENTIFIER.match(value):
+            raise ValueError("must match ^[a-z_][a-z0-9_]{2,62}$")
+        return value
+
+    @property
+    def root_dir(self) -> Path:
+        return self.data_dir / "root"
+
+    @property
+    def secrets_file(self) -> Path:
+        return self.data_dir / "secrets.json"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

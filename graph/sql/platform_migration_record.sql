@@ -1,0 +1,1 @@
+INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)

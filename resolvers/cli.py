@@ -1,0 +1,102 @@
+"""The `worldmem` command. Expected failures print one clear message and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+from graph.platform import embedded
+from graph.platform.connect import admin_url, role_url
+from graph.platform.errors import PlatformError
+from graph.platform.migrate import applied, migrate
+from graph.settings import Settings, get_settings
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+COMMANDS: dict[str, Handler] = {}
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        COMMANDS[name] = fn
+        return fn
+    return register
+
+
+@command("db")
+def _db(args: argparse.Namespace, settings: Settings) -> int:
+    if args.action == "url":
+        print(role_url(settings, args.role))
+        return 0
+    byo = settings.database_url is not None
+    if args.action == "up":
+        if not byo:
+            embedded.up(settings)
+        done = migrate(settings)
+        embedded.progress(f"database ready; migrations applied now: {done or 'none (up to date)'}")
+    elif args.action == "down":
+        if byo:
+            embedded.progress("WORLDMEM_DATABASE_URL is set: nothing of ours to stop")
+        else:
+            embedded.stop(settings.root_dir)
+    elif args.action == "status":
+        info: dict[str, object] = {"mode": "external" if byo else "embedded"}
+        if not byo:
+            info.update(embedded.status(settings))
+        try:
+            info["migrations"] = applied(admin_url(settings))
+        except PlatformError as exc:
+            info["migrations"] = f"unavailable: {str(exc).splitlines()[0]}"
+        print(json.dumps(info, indent=2))
+    return 0
+
+
+@command("migrate")
+def _migrate(args: argparse.Namespace, settings: Settings) -> int:
+    done = migrate(settings)
+    print(f"applied: {', '.join(done) if done else 'nothing (up to date)'}")
+    return 0
+
+
+@command("serve")
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from resolvers.app import create_app
+
+    uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="worldmem", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    db = sub.add_parser("db", help="the database: up | down | status | url")
+    db.add_argument("action", choices=["up", "down", "status", "url"])
+    db.add_argument("--role", choices=["app", "console", "admin"], default="app", help="for `url`")
+    sub.add_parser("migrate", help="apply pending migrations")
+    serve = sub.add_parser("serve", help="serve GraphQL at /graphql")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    for extend in EXTENSIONS:
+        extend(sub)
+    return parser
+
+
+EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args, get_settings())
+    except PlatformError as exc:
+        print(f"worldmem: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
