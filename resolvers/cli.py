@@ -7,6 +7,8 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 
+import psycopg
+
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
 from graph.platform.errors import PlatformError
@@ -93,6 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args, get_settings())
     except PlatformError as exc:
         print(f"worldmem: {exc}", file=sys.stderr)
+        return 2
+    except psycopg.Error as exc:
+        print(f"worldmem: database error: {str(exc).strip().splitlines()[0]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

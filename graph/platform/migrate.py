@@ -88,6 +88,7 @@ def _apply_one(conn: psycopg.Connection, migration: Migration) -> bool:
         try:
             # Migration files are our own trusted, versioned SQL: the literal text of a named file.
             conn.execute(cast(LiteralString, migration.text))
+            conn.execute(load("platform_reset_role"))  # a migration may SET LOCAL ROLE
         except psycopg.Error as exc:
             raise MigrationError(
                 f"migration {migration.version}_{migration.name} failed and was rolled back: "

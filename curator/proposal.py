@@ -1,0 +1,120 @@
+"""`MemoryMutationProposal`: what a curator (or an import, or a user via the API) asks the committer to do.
+
+A proposal never writes anything by itself; graph.committer validates and applies it. Entities are named
+by ref (`kind:slug`) or alias, never by UUID.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+Ref = Annotated[str, Field(min_length=3, max_length=300, description="`kind:slug` ref or an alias")]
+Source = Annotated[str, Field(min_length=1, max_length=100, description="user | agent | integration:<domain> | ...")]
+
+
+class Evidence(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(min_length=1, max_length=50, description="message | tool_result | document | import ...")
+    text: str = Field(max_length=4000, description="The words or data the belief rests on")
+    ref: str | None = Field(default=None, max_length=500, description="Where the evidence lives")
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    source: Source = "user"
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    evidence: Evidence | None = None
+    reason: str | None = Field(default=None, max_length=2000)
+
+
+class UpsertEntity(_Op):
+    op: Literal["upsert_entity"] = "upsert_entity"
+    ref: Ref
+    kind: str = Field(min_length=1, max_length=100)
+    canonical_name: str = Field(min_length=1, max_length=300)
+    aliases: list[Annotated[str, Field(min_length=1, max_length=300)]] = Field(default_factory=list, max_length=50)
+    description: str | None = Field(default=None, max_length=4000)
+    external_id: str | None = Field(default=None, max_length=300)
+
+
+class AddAlias(_Op):
+    op: Literal["add_alias"] = "add_alias"
+    ref: Ref
+    alias: str = Field(min_length=1, max_length=300)
+    namespace: str = Field(default="core", pattern=r"^[a-z][a-z0-9_]*(:[a-z0-9_]+)?$", max_length=100)
+    valid_from: AwareDatetime | None = None
+
+
+class _Timed(_Op):
+    subject: Ref
+    predicate: str = Field(min_length=1, max_length=100)
+    valid_from: AwareDatetime = Field(description="Start of world (valid) time, inclusive")
+    valid_to: AwareDatetime | None = Field(default=None, description="End of valid time, exclusive; None = open")
+    scope: Ref | None = Field(default=None, description="Entity the belief is scoped to (chat, project, ...)")
+
+
+class AssertFact(_Timed):
+    op: Literal["assert_fact"] = "assert_fact"
+    value: Any = Field(description="JSON value of the attribute")
+    memory_type: str | None = Field(default=None, max_length=50)
+    observed_at: AwareDatetime | None = Field(default=None, description="When the source observed it")
+    priority: int = Field(default=0, ge=-100, le=100)
+    caused_by_event: str | None = Field(default=None, max_length=300, description="Event id or external ref")
+
+
+class AssertRelationship(_Timed):
+    op: Literal["assert_relationship"] = "assert_relationship"
+    object: Ref
+    memory_type: str | None = Field(default=None, max_length=50)
+    observed_at: AwareDatetime | None = None
+    priority: int = Field(default=0, ge=-100, le=100)
+    caused_by_event: str | None = Field(default=None, max_length=300)
+
+
+class RetractFact(_Timed):
+    op: Literal["retract_fact"] = "retract_fact"
+    value: Any = Field(default=None, description="For set predicates: retract only this value")
+    object: Ref | None = Field(default=None, description="For relationships: retract only this object")
+
+
+class InvalidateFact(_Op):
+    op: Literal["invalidate_fact"] = "invalidate_fact"
+    fact_id: str = Field(min_length=36, max_length=36, description="The belief that was wrong")
+
+
+class RecordEvent(_Op):
+    op: Literal["record_event"] = "record_event"
+    event_type: str = Field(min_length=1, max_length=100)
+    occurred_at: AwareDatetime
+    observed_at: AwareDatetime | None = None
+    actor: Ref | None = None
+    target: Ref | None = None
+    caused_by: str | None = Field(default=None, max_length=300, description="Event id or external ref")
+    correlation_id: str | None = Field(default=None, max_length=300)
+    causation_kind: Literal["direct", "trigger", "inferred"] | None = None
+    intent: str | None = Field(default=None, max_length=2000)
+    expected_effect: dict[str, Any] | None = None
+    goal_ref: str | None = Field(default=None, max_length=300)
+    tool_call_id: str | None = Field(default=None, max_length=300)
+    automation_id: str | None = Field(default=None, max_length=300)
+    payload: dict[str, Any] = Field(default_factory=dict)
+    summary: str | None = Field(default=None, max_length=2000)
+    external_ref: str | None = Field(default=None, max_length=300, description="Idempotency key of the event")
+
+
+Operation = Annotated[
+    UpsertEntity | AddAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent,
+    Field(discriminator="op"),
+]
+
+
+class MemoryMutationProposal(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    run_id: str = Field(min_length=1, max_length=200, description="Idempotency key of the whole proposal")
+    chat_id: str | None = Field(default=None, max_length=200)
+    created_at: datetime | None = None
+    proposed_by: str = Field(default="api", max_length=100)
+    operations: list[Operation] = Field(max_length=500)

@@ -1,0 +1,68 @@
+"""The application's connection pool and owner-scoped transactions.
+
+Every request runs inside one transaction that first sets `app.current_owner` (transaction-local), so
+row-level security in the database decides what the request sees. With no owner set, it sees nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
+
+from graph.errors import BadInput, Unavailable
+from graph.sql import load
+
+OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
+
+
+def check_owner(owner: str) -> str:
+    if not OWNER_PATTERN.match(owner):
+        raise BadInput("owner must be 1-200 characters of letters, digits and _.@:|+-")
+    return owner
+
+
+class Database:
+    """A pool of connections as one database role (normally worldmem_app)."""
+
+    def __init__(self, url: str, *, max_size: int = 8, statement_timeout_ms: int = 5000) -> None:
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_size,
+            kwargs={
+                "row_factory": dict_row,
+                "options": f"-c statement_timeout={int(statement_timeout_ms)} -c search_path=public,ag_catalog",
+            },
+            open=True,
+            timeout=10,
+        )
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextmanager
+    def owner_tx(self, owner: str, *, read_only: bool = False) -> Iterator[psycopg.Connection[dict[str, object]]]:
+        """One transaction pinned to `owner`; rolled back on any error."""
+        check_owner(owner)
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                if read_only:
+                    conn.execute(load("tx_read_only"))
+                conn.execute(load("tx_set_owner"), (owner,))
+                yield conn  # type: ignore[misc]
+        except pg_errors.QueryCanceled as exc:
+            raise Unavailable("the database took too long to answer") from exc
+        except psycopg.OperationalError as exc:
+            raise Unavailable("the database is not reachable") from exc
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[dict[str, object]]]:
+        """A pooled connection without an owner (registries and tokens only; RLS tables stay empty)."""
+        with self._pool.connection() as conn:
+            yield conn  # type: ignore[misc]

@@ -1,0 +1,72 @@
+"""Tests take the real database (PostgreSQL 18 + AGE + pgvector) brought up by `worldmem db up`.
+
+The session creates a fresh database `worldmem_test`, migrates it, and aborts the whole run if the
+server cannot be reached. Each test uses a fresh owner, so tests never see each other's data.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from graph.db import Database
+from graph.platform.connect import admin_url, role_url
+from graph.platform.migrate import migrate
+from graph.settings import Settings, get_settings
+
+TEST_DB = "worldmem_test"
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return get_settings()
+
+
+def recreate_database(settings: Settings, name: str) -> None:
+    try:
+        with psycopg.connect(admin_url(settings, "postgres"), autocommit=True, connect_timeout=10) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+    except psycopg.OperationalError as exc:
+        pytest.exit(f"cannot reach the database ({exc}); run `worldmem db up` first", returncode=3)
+
+
+@pytest.fixture(scope="session")
+def test_db_url(settings: Settings) -> str:
+    """Admin URL of a freshly migrated test database."""
+    recreate_database(settings, TEST_DB)
+    url = admin_url(settings, TEST_DB)
+    migrate(settings, url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def app_db_url(settings: Settings, test_db_url: str) -> str:
+    return role_url(settings, "app", TEST_DB)
+
+
+@pytest.fixture(scope="session")
+def console_db_url(settings: Settings, test_db_url: str) -> str:
+    return role_url(settings, "console", TEST_DB)
+
+
+@pytest.fixture(scope="session")
+def db(app_db_url: str) -> Iterator[Database]:
+    database = Database(app_db_url, max_size=4)
+    yield database
+    database.close()
+
+
+@pytest.fixture
+def owner() -> str:
+    return f"owner-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def admin_conn(test_db_url: str) -> Iterator[psycopg.Connection]:
+    """A superuser connection to the test database (bypasses RLS: for checks, never for the app)."""
+    with psycopg.connect(test_db_url, autocommit=True, options="-c search_path=public,ag_catalog") as conn:
+        yield conn
