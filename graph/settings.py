@@ -41,6 +41,8 @@ class Settings(BaseSettings):
     console_timeout_ms: int = 2000
     console_row_limit: int = 1000
     max_request_bytes: int = Field(default=1_000_000, description="Larger GraphQL bodies are refused.")
+    pending_below_confidence: float = Field(
+        default=0.5, description="Assertions less confident than this wait as pending for review.")
     max_value_bytes: int = Field(default=16_384, description="Largest JSON value of one fact.")
 
     @field_validator("db_name")

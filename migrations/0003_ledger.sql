@@ -9,7 +9,7 @@ CREATE FUNCTION wm_owner() RETURNS text
 
 CREATE TABLE owner_clock (
     owner_sub        text PRIMARY KEY DEFAULT wm_owner(),
-    last_recorded_at timestamptz NOT NULL
+    last_recorded_at timestamptz  -- NULL until the owner's first commit
 );
 
 CREATE TABLE entities (

@@ -1,0 +1,1 @@
+SELECT 1 FROM event_types WHERE key = %(key)s

@@ -1,0 +1,1 @@
+SELECT * FROM facts WHERE id = %(id)s

@@ -1,0 +1,89 @@
+"""Direct tests of the pure time logic, including the public scenarios replayed in memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from graph.timeline import (
+    Belief, Interval, plan_add_member, plan_remove, plan_replace, subtract,
+)
+from tests.scenarios import day, load_scenarios
+
+T0 = datetime(2021, 1, 1, tzinfo=UTC)
+
+
+def d(n: int) -> datetime:
+    return T0 + timedelta(days=n)
+
+
+def test_interval_is_half_open() -> None:
+    i = Interval(d(1), d(3))
+    assert i.contains(d(1)) and i.contains(d(2)) and not i.contains(d(3)) and not i.contains(d(0))
+    assert not Interval(d(1), d(3)).overlaps(Interval(d(3), None))
+    assert Interval(d(1), None).overlaps(Interval(d(100), d(101)))
+    with pytest.raises(ValueError):
+        Interval(d(3), d(3))
+
+
+def test_subtract_splits_into_before_and_after() -> None:
+    assert subtract(Interval(d(0), None), Interval(d(2), d(4))) == [Interval(d(0), d(2)), Interval(d(4), None)]
+    assert subtract(Interval(d(0), d(5)), Interval(d(0), None)) == []
+    assert subtract(Interval(d(0), d(5)), Interval(d(6), None)) == [Interval(d(0), d(5))]
+    assert subtract(Interval(d(3), d(5)), Interval(d(0), d(4))) == [Interval(d(4), d(5))]
+
+
+def test_replace_closes_overlaps_and_keeps_surviving_parts() -> None:
+    plan = plan_replace([Belief("a", Interval(d(0), None), 1)], Interval(d(2), d(4)), 2)
+    assert plan.close == ["a"]
+    assert [(p.interval, p.split_from) for p in plan.insert] == [
+        (Interval(d(0), d(2)), "a"), (Interval(d(4), None), "a"), (Interval(d(2), d(4)), None)]
+
+
+def test_replace_with_the_same_value_already_believed_is_a_noop() -> None:
+    assert plan_replace([Belief("a", Interval(d(0), None), 1)], Interval(d(2), d(4)), 1).is_noop
+    assert not plan_replace([Belief("a", Interval(d(3), None), 1)], Interval(d(2), d(4)), 1).is_noop
+
+
+def test_remove_only_touches_overlapping_rows() -> None:
+    beliefs = [Belief("a", Interval(d(0), d(2)), 1), Belief("b", Interval(d(2), None), 2)]
+    plan = plan_remove(beliefs, Interval(d(5), None))
+    assert plan.close == ["b"] and [p.interval for p in plan.insert] == [Interval(d(2), d(5))]
+
+
+def test_set_member_dedups_and_merges_same_value() -> None:
+    same = [Belief("a", Interval(d(0), d(3)), "x")]
+    assert plan_add_member(same, Interval(d(1), d(2))).is_noop
+    plan = plan_add_member(same, Interval(d(2), d(6)))
+    assert plan.close == ["a"] and [p.interval for p in plan.insert] == [Interval(d(0), d(6))]
+    assert plan_add_member([], Interval(d(1), None)).insert[0].interval == Interval(d(1), None)
+
+
+@dataclass
+class Row:
+    value: Any
+    valid: Interval
+    recorded_at: datetime
+    superseded_at: datetime | None = None
+
+
+@pytest.mark.parametrize("scenario", load_scenarios(), ids=lambda s: s["entity"])
+def test_scenarios_replayed_on_the_pure_planner(scenario: dict[str, Any]) -> None:
+    rows: dict[str, Row] = {}
+    for n, step in enumerate(scenario["steps"]):
+        at, new = day(step["at"]), Interval(day(step["valid_from"]), day(step["valid_to"]))  # type: ignore[arg-type]
+        assert at is not None
+        live = [Belief(k, r.valid, r.value) for k, r in rows.items() if r.superseded_at is None]
+        plan = (plan_replace(live, new, step["value"]) if step["op"] == "assert" else plan_remove(live, new))
+        for k in plan.close:
+            rows[k].superseded_at = at
+        for i, piece in enumerate(plan.insert):
+            value = step["value"] if piece.split_from is None else rows[piece.split_from].value
+            rows[f"{n}.{i}"] = Row(value, piece.interval, at)
+    got = {(r.value, r.valid.start, r.valid.end, r.recorded_at, r.superseded_at) for r in rows.values()}
+    want = {(h["value"], day(h["valid_from"]), day(h["valid_to"]), day(h["recorded_at"]), day(h["superseded_at"]))
+            for h in scenario["history"]}
+    assert got == want and len(rows) == len(scenario["history"])
