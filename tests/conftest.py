@@ -6,6 +6,7 @@ server cannot be reached. Each test uses a fresh owner, so tests never see each 
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterator
 
@@ -18,7 +19,8 @@ from graph.platform.connect import admin_url, role_url
 from graph.platform.migrate import migrate
 from graph.settings import Settings, get_settings
 
-TEST_DB = "worldmem_test"
+# One database per pytest process, so parallel runs never drop each other's database.
+TEST_DB = f"worldmem_test_{os.getpid()}"
 
 
 @pytest.fixture(scope="session")
@@ -34,13 +36,25 @@ def recreate_database(settings: Settings, name: str) -> None:
         pytest.exit(f"cannot reach the database ({exc}); run `worldmem db up` first", returncode=3)
 
 
+def drop_stale_test_databases(settings: Settings) -> None:
+    """Test databases of pytest processes that no longer run."""
+    with psycopg.connect(admin_url(settings, "postgres"), autocommit=True, connect_timeout=10) as conn:
+        names = [r[0] for r in conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'worldmem_test_%'")]
+        for name in names:
+            pid = name.rsplit("_", 1)[-1]
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
 @pytest.fixture(scope="session")
-def test_db_url(settings: Settings) -> str:
-    """Admin URL of a freshly migrated test database."""
+def test_db_url(settings: Settings) -> Iterator[str]:
+    """Admin URL of a freshly migrated test database, dropped at the end of the run."""
     recreate_database(settings, TEST_DB)
+    drop_stale_test_databases(settings)
     url = admin_url(settings, TEST_DB)
     migrate(settings, url)
-    return url
+    yield url
+    recreate_database(settings, TEST_DB)
 
 
 @pytest.fixture(scope="session")
