@@ -1,0 +1,3 @@
+SELECT key
+FROM entity_kinds
+WHERE key = ANY(%(keys)s)

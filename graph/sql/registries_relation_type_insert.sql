@@ -1,0 +1,7 @@
+INSERT INTO relation_types (key, name, description, inverse, cardinality, subject_kinds, object_kinds,
+                            is_symmetric, is_transitive, is_hierarchical, source)
+VALUES (%(key)s, %(name)s, %(description)s, %(inverse)s, %(cardinality)s, %(subject_kinds)s, %(object_kinds)s,
+        %(is_symmetric)s, %(is_transitive)s, %(is_hierarchical)s, %(source)s)
+ON CONFLICT (key) DO NOTHING
+RETURNING key, name, description, inverse, cardinality, subject_kinds, object_kinds, is_symmetric, is_transitive,
+       is_hierarchical, inference_enabled, privileged, source, trust_tier, state
