@@ -1,0 +1,102 @@
+"""The FastAPI application: `POST /graphql` (and GraphiQL on GET), built by `create_app`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from strawberry.fastapi import GraphQLRouter
+
+from graph.db import Database
+from graph.platform.connect import role_url
+from graph.settings import Settings, get_settings
+from resolvers.context import context_getter
+from resolvers.schema import schema
+
+PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+
+
+def create_app(settings: Settings | None = None, *, database_url: str | None = None) -> FastAPI:
+    """The app, with its own pool as worldmem_app (or `database_url`), closed on shutdown."""
+    settings = settings or get_settings()
+    database = Database(
+        database_url or role_url(settings, "app"),
+        max_size=settings.pool_max_size,
+        statement_timeout_ms=settings.statement_timeout_ms,
+    )
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            database.close()
+
+    app = FastAPI(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    router: GraphQLRouter[object, None] = GraphQLRouter(
+        schema, context_getter=context_getter(database, settings)
+    )
+    app.include_router(router, prefix="/graphql")
+    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
+    app.state.database = database
+    return app
+
+
+class BodyLimit:
+    """Refuses request bodies over `max_bytes` with 413 and a GraphQL-shaped typed error.
+
+    Checks the declared Content-Length first and also counts the bytes actually received, so a chunked
+    body cannot slip past the limit.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._refuse(send)
+            return
+        received = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise _TooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except _TooLarge:
+            if not started:
+                await self._refuse(send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"data": None, "errors": [{
+            "message": f"request body larger than {self.max_bytes} bytes",
+            "extensions": {"code": PAYLOAD_TOO_LARGE},
+        }]}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class _TooLarge(Exception):
+    pass

@@ -1,0 +1,97 @@
+"""The per-request context: who is asking (from the bearer token) and the database to ask.
+
+The token is checked once per request, in the context getter (FastAPI runs it in a worker thread).
+A missing or invalid token is not an HTTP failure: `RequireToken` turns it into one GraphQL error with
+code UNAUTHENTICATED before the query is even parsed, so nothing else reaches the client.
+
+Resolvers use `principal(info)`, `require(info, ...)` and `database(info)`, and call blocking database
+code through `blocking(...)` so one slow query never stalls the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, ParamSpec, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from strawberry.extensions import SchemaExtension
+from strawberry.fastapi import BaseContext
+from strawberry.types import Info
+
+from graph.db import Database
+from graph.errors import Forbidden, Unauthenticated, WorldmemError
+from graph.settings import Settings
+from graph.tokens import Principal, authenticate
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Context(BaseContext):
+    def __init__(self, database: Database, settings: Settings, principal: Principal | None,
+                 auth_error: WorldmemError | None = None) -> None:
+        super().__init__()
+        self.database = database
+        self.settings = settings
+        self.principal = principal
+        self.auth_error = auth_error
+
+
+def bearer_token(header: str | None) -> str | None:
+    if not header:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    return (token.strip() or None) if scheme.lower() == "bearer" else None
+
+
+def context_getter(database: Database, settings: Settings) -> Callable[[Request], Context]:
+    """The FastAPI dependency that builds each request's Context."""
+
+    def get_context(request: Request) -> Context:
+        token = bearer_token(request.headers.get("authorization"))
+        try:
+            return Context(database, settings, authenticate(database, token))
+        except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
+            return Context(database, settings, None, exc)
+
+    return get_context
+
+
+class RequireToken(SchemaExtension):
+    """Refuses the whole operation, before parsing, when the request has no valid principal."""
+
+    def on_operation(self) -> Iterator[None]:
+        ctx = self.execution_context.context
+        if not isinstance(ctx, Context) or ctx.principal is None:
+            raise getattr(ctx, "auth_error", None) or Unauthenticated("a valid bearer token is required")
+        yield
+
+
+def principal(info: Info[Any, Any]) -> Principal:
+    ctx = info.context
+    if not isinstance(ctx, Context) or ctx.principal is None:
+        raise Unauthenticated("a valid bearer token is required")
+    return ctx.principal
+
+
+def require(info: Info[Any, Any], *, integrate: bool = False, import_: bool = False) -> Principal:
+    """The principal, if its token allows what the resolver is about to do; Forbidden otherwise."""
+    who = principal(info)
+    if integrate and not who.can_integrate:
+        raise Forbidden("this token may not register kinds or relation types (create one with --integration)")
+    if import_ and not who.can_import:
+        raise Forbidden("this token may not set recordedAt (create one with --import)")
+    return who
+
+
+def database(info: Info[Any, Any]) -> Database:
+    ctx = info.context
+    if not isinstance(ctx, Context):
+        raise Unauthenticated("a valid bearer token is required")
+    return ctx.database
+
+
+async def blocking(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run blocking (database) code in a worker thread."""
+    return await run_in_threadpool(fn, *args, **kwargs)

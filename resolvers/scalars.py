@@ -1,0 +1,46 @@
+"""Scalars of the public schema: DateTime (ISO 8601 with a UTC offset) and JSON (any JSON value).
+
+Python `datetime` annotations map to our DateTime through `SCALAR_MAP` (see resolvers/schema.py).
+A time without an offset is ambiguous for a bitemporal ledger, so it is refused, never guessed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types.scalar import ScalarDefinition
+
+from graph.errors import BadInput
+
+__all__ = ["JSON", "SCALAR_MAP", "DateTime", "parse_datetime", "serialize_datetime"]
+
+
+def parse_datetime(value: object) -> datetime:
+    if not isinstance(value, str):
+        raise BadInput("DateTime must be an ISO 8601 string with a UTC offset, e.g. 2024-05-01T12:00:00Z")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f"not an ISO 8601 date-time: {value[:60]!r}") from None
+    if parsed.tzinfo is None or parsed.utcoffset() is None:
+        raise BadInput(f"DateTime needs a UTC offset (Z or +hh:mm): {value[:60]!r}")
+    return parsed
+
+
+def serialize_datetime(value: datetime) -> str:
+    if value.tzinfo is None:
+        raise ValueError("refusing to serialize a naive datetime")
+    return value.isoformat()
+
+
+DateTime: ScalarDefinition = strawberry.scalar(
+    name="DateTime",
+    description="ISO 8601 date and time with a UTC offset, e.g. 2024-05-01T12:00:00Z",
+    specified_by_url="https://datatracker.ietf.org/doc/html/rfc3339",
+    serialize=serialize_datetime,
+    parse_value=parse_datetime,
+)
+
+SCALAR_MAP: dict[object, ScalarDefinition] = {datetime: DateTime}
