@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import psycopg
 
+from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
 from graph.platform.errors import PlatformError
@@ -71,6 +73,61 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+@command("token")
+def _token(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.tokens import create_token
+
+    token = create_token(admin_url(settings), args.owner, can_import=args.import_,
+                         can_integrate=args.integration)
+    rights = [r for r, on in (("import", args.import_), ("integration", args.integration)) if on]
+    embedded.progress(f"token for owner {args.owner!r} ({', '.join(rights) or 'read/write own data'}); "
+                      "it is shown once and stored only as a hash")
+    print(token)  # the last line of stdout: scripts take it from there
+    return 0
+
+
+@command("schema")
+def _schema(args: argparse.Namespace, settings: Settings) -> int:
+    from resolvers.schema import export_sdl
+
+    sdl = export_sdl()
+    if args.out:
+        Path(args.out).write_text(sdl)
+        embedded.progress(f"wrote {args.out}")
+    else:
+        sys.stdout.write(sdl)
+    return 0
+
+
+def _token_and_schema_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    token = sub.add_parser("token", help="API bearer tokens: create")
+    token.add_argument("action", choices=["create"])
+    token.add_argument("--owner", required=True, help="the owner (subject) the token acts for")
+    token.add_argument("--import", dest="import_", action="store_true",
+                       help="may pass an explicit system time (recordedAt)")
+    token.add_argument("--integration", action="store_true",
+                       help="may register entity kinds and relation types")
+    schema = sub.add_parser("schema", help="the GraphQL schema: export SDL")
+    schema.add_argument("action", choices=["export"])
+    schema.add_argument("--out", help="write to this file (e.g. schema.graphql) instead of stdout")
+
+
+@command("doctor")
+def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.doctor import check
+
+    try:
+        report = check(args.url or admin_url(settings))
+    except psycopg.OperationalError as exc:
+        raise PlatformError(f"cannot connect: {str(exc).strip().splitlines()[-1]}") from exc
+    for name, count in report.counts.items():
+        print(f"{name}: {count} in the ledger")
+    for problem in report.problems:
+        print(f"PROBLEM {problem}")
+    print("graph == ledger" if report.ok else f"graph != ledger ({len(report.problems)} problems)")
+    return 0 if report.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="worldmem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -81,19 +138,23 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve GraphQL at /graphql")
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
+    doctor = sub.add_parser("doctor", help="check that the graph mirror equals the ledger")
+    doctor.add_argument("--url", help="admin URL of the database (default: the configured one)")
     for extend in EXTENSIONS:
         extend(sub)
     return parser
 
 
-EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
+EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
+    _token_and_schema_parsers,
+]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args, get_settings())
-    except PlatformError as exc:
+    except (PlatformError, WorldmemError) as exc:
         print(f"worldmem: {exc}", file=sys.stderr)
         return 2
     except psycopg.Error as exc:
