@@ -1,0 +1,54 @@
+"""Helpers for API tests: a TestClient on a real database, tokens, and one-call GraphQL requests.
+
+Import the fixtures into a test module with `from tests.gql import client, make_token  # noqa: F401`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from graph.settings import Settings
+from graph.tokens import create_token
+from resolvers.app import create_app
+
+MakeToken = Callable[..., str]
+
+
+def gql(
+    client: TestClient, token: str | None, query: str, variables: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """POST one GraphQL request; returns the JSON body (with `data` and/or `errors`)."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = client.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers)
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def codes(body: dict[str, Any]) -> list[str]:
+    """The `extensions.code` of every error in a response body."""
+    return [e.get("extensions", {}).get("code") for e in body.get("errors") or []]
+
+
+def new_token(admin_url: str, owner: str, import_: bool = False, integration: bool = False) -> str:
+    return create_token(admin_url, owner, can_import=import_, can_integrate=integration)
+
+
+@pytest.fixture
+def make_token(test_db_url: str, owner: str) -> MakeToken:
+    """`make_token(owner=None, import_=False, integration=False)`; owner defaults to the test's owner."""
+
+    def make(owner_: str | None = None, *, import_: bool = False, integration: bool = False) -> str:
+        return new_token(test_db_url, owner_ or owner, import_, integration)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def client(settings: Settings, app_db_url: str) -> Iterator[TestClient]:
+    """One app (and pool) for the session; server exceptions become 500 responses, as in production."""
+    with TestClient(create_app(settings, database_url=app_db_url), raise_server_exceptions=False) as c:
+        yield c

@@ -1,0 +1,174 @@
+"""schema.graphql is the exported SDL, and it keeps every name of the public contract.
+
+The contract lives outside the repo in shared/contract/core.graphql (in CI: ../shared beside the clone);
+WORLDMEM_CONTRACT may point at it instead.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import strawberry
+from graphql import (
+    DirectiveDefinitionNode,
+    EnumTypeDefinitionNode,
+    GraphQLEnumType,
+    GraphQLInputObjectType,
+    GraphQLObjectType,
+    InputObjectTypeDefinitionNode,
+    ObjectTypeDefinitionNode,
+    ScalarTypeDefinitionNode,
+    build_schema,
+    parse,
+    print_ast,
+)
+from strawberry.schema.config import StrawberryConfig
+
+from graph.errors import BadInput
+from resolvers.scalars import SCALAR_MAP, parse_datetime, serialize_datetime
+from resolvers.schema import WorldmemSchema, export_sdl
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA_FILE = REPO / "schema.graphql"
+# Implemented by the registry part; must be in the schema now.
+REGISTRY_PART = {"Cardinality", "RelationTypeInput", "RelationType", "Mutation.registerRelationTypes"}
+# TODO(ledger part): DateTime, JSON, @oneOf, EvidenceInput, UpsertEntityInput, AssertFactInput,
+# RetractFactInput, OperationInput, ProposalInput, Rejected, CommitResult, Fact, EntityState, CypherResult,
+# Query.stateAt/stateAsKnownAt/factHistory/cypher and Mutation.commitProposal. Empty this set when they land.
+PENDING = {"DateTime", "JSON", "@oneOf", "EvidenceInput", "UpsertEntityInput", "AssertFactInput",
+           "RetractFactInput", "OperationInput", "ProposalInput", "Rejected", "CommitResult", "Fact",
+           "EntityState", "CypherResult", "Query.stateAt", "Query.stateAsKnownAt", "Query.factHistory",
+           "Query.cypher", "Mutation.commitProposal"}
+
+
+def contract_path() -> Path | None:
+    candidates = [REPO.parent / "shared" / "contract" / "core.graphql"]
+    if os.environ.get("WORLDMEM_CONTRACT"):
+        candidates.append(Path(os.environ["WORLDMEM_CONTRACT"]))
+    return next((p for p in candidates if p.is_file()), None)
+
+
+def contract_missing(sdl: str, contract: Path, only: set[str] | None = None) -> list[str]:
+    """Contract names (types, fields, arguments, enum values, directives) missing from `sdl`, or present
+    with another type. `only` limits the check to these types ("Type") and root fields ("Type.field")."""
+    ours = build_schema(sdl)
+    missing: list[str] = []
+
+    def wanted(name: str) -> bool:
+        return only is None or name in only or any(o.startswith(name + ".") for o in only)
+
+    def field_wanted(type_name: str, field: str) -> bool:
+        return only is None or type_name in only or f"{type_name}.{field}" in only
+
+    for node in parse(contract.read_text()).definitions:
+        if isinstance(node, DirectiveDefinitionNode):
+            if wanted("@" + node.name.value) and ours.get_directive(node.name.value) is None:
+                missing.append("@" + node.name.value)
+            continue
+        if not isinstance(node, ScalarTypeDefinitionNode | EnumTypeDefinitionNode | ObjectTypeDefinitionNode
+                          | InputObjectTypeDefinitionNode):
+            continue
+        name = node.name.value
+        if not wanted(name):
+            continue
+        found = ours.get_type(name)
+        if found is None:
+            missing.append(name)
+        elif isinstance(node, EnumTypeDefinitionNode):
+            values = found.values if isinstance(found, GraphQLEnumType) else {}
+            missing += [f"{name}.{v.name.value}" for v in node.values or () if v.name.value not in values]
+        elif isinstance(node, InputObjectTypeDefinitionNode):
+            fields = found.fields if isinstance(found, GraphQLInputObjectType) else {}
+            one_of = any(d.name.value == "oneOf" for d in node.directives or ())
+            if one_of and not getattr(found, "is_one_of", False):
+                missing.append(f"{name} @oneOf")
+            for input_field in node.fields or ():
+                missing += _compare(f"{name}.{input_field.name.value}", print_ast(input_field.type),
+                                    fields.get(input_field.name.value))
+        elif isinstance(node, ObjectTypeDefinitionNode):
+            object_fields = found.fields if isinstance(found, GraphQLObjectType) else {}
+            for f in node.fields or ():
+                if not field_wanted(name, f.name.value):
+                    continue
+                ours_field = object_fields.get(f.name.value)
+                missing += _compare(f"{name}.{f.name.value}", print_ast(f.type), ours_field)
+                for arg in f.arguments or () if ours_field else ():
+                    missing += _compare(f"{name}.{f.name.value}({arg.name.value})", print_ast(arg.type),
+                                        ours_field.args.get(arg.name.value) if ours_field else None)
+    return missing
+
+
+def _compare(where: str, contract_type: str, ours: object) -> list[str]:
+    if ours is None:
+        return [where]
+    our_type = str(getattr(ours, "type", ""))
+    return [] if our_type == contract_type else [f"{where}: {our_type} (contract: {contract_type})"]
+
+
+def test_schema_graphql_is_current() -> None:
+    current = SCHEMA_FILE.read_text() if SCHEMA_FILE.is_file() else ""
+    assert current == export_sdl(), \
+        "schema.graphql is stale: run `worldmem schema export --out schema.graphql`"
+
+
+def test_registry_part_of_the_contract() -> None:
+    contract = contract_path()
+    if contract is None:
+        pytest.skip("contract not found: put shared/ beside the repo or set WORLDMEM_CONTRACT")
+    assert contract_missing(export_sdl(), contract, only=REGISTRY_PART) == []
+
+
+def test_full_contract_except_pending_parts() -> None:
+    contract = contract_path()
+    if contract is None:
+        pytest.skip("contract not found: put shared/ beside the repo or set WORLDMEM_CONTRACT")
+    missing = contract_missing(export_sdl(), contract)
+    assert [m for m in missing if not _pending(m)] == []
+
+
+def _pending(item: str) -> bool:
+    return any(item == p or item.startswith((f"{p}.", f"{p}(", f"{p}:", f"{p} ")) for p in PENDING)
+
+
+def test_contract_checker_notices_gaps(tmp_path: Path) -> None:
+    contract = tmp_path / "c.graphql"
+    contract.write_text("# comment\nenum Cardinality { FUNCTIONAL SET MANY }\n"
+                        "type Query { a(x: Int!): String! }\ninput I @oneOf { a: Int }\n")
+    sdl = "enum Cardinality { FUNCTIONAL SET }\ntype Query { a(x: String): String }\ninput I { a: Int }\n"
+    assert contract_missing(sdl, contract) == [
+        "Cardinality.MANY", "Query.a: String (contract: String!)", "Query.a(x): String (contract: Int!)",
+        "I @oneOf"]
+
+
+# --- DateTime ----------------------------------------------------------------------------------------
+
+
+def test_datetime_needs_an_offset() -> None:
+    assert parse_datetime("2024-05-01T12:00:00Z") == datetime(2024, 5, 1, 12, tzinfo=UTC)
+    assert parse_datetime("2024-05-01T12:00:00+02:00").utcoffset() == timedelta(hours=2)
+    for bad in ("2024-05-01T12:00:00", "2024-05-01", "yesterday", 1714564800):
+        with pytest.raises(BadInput):
+            parse_datetime(bad)
+    assert serialize_datetime(datetime(2024, 5, 1, tzinfo=UTC)) == "2024-05-01T00:00:00+00:00"
+    with pytest.raises(ValueError):
+        serialize_datetime(datetime(2024, 5, 1))
+
+
+def test_naive_datetime_is_a_typed_graphql_error() -> None:
+    @strawberry.type
+    class Query:
+        @strawberry.field
+        def echo(self, at: datetime) -> datetime:
+            return at
+
+    schema = WorldmemSchema(query=Query, config=StrawberryConfig(scalar_map=SCALAR_MAP))
+    ok = schema.execute_sync("query($t: DateTime!) { echo(at: $t) }", {"t": "2024-05-01T12:00:00Z"})
+    assert ok.errors is None and ok.data == {"echo": "2024-05-01T12:00:00+00:00"}
+    for query, variables in (("query($t: DateTime!) { echo(at: $t) }", {"t": "2024-05-01T12:00:00"}),
+                             ('{ echo(at: "2024-05-01T12:00:00") }', None),
+                             ('{ echo(at: "not a date") }', None)):
+        result = schema.execute_sync(query, variables)
+        assert result.errors and [e.extensions for e in result.errors] == [{"code": "BAD_INPUT"}]
