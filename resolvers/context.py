@@ -10,9 +10,11 @@ code through `blocking(...)` so one slow query never stalls the event loop.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
+from graphql import GraphQLError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from strawberry.extensions import SchemaExtension
@@ -24,6 +26,7 @@ from graph.errors import Forbidden, Unauthenticated, WorldmemError
 from graph.settings import Settings
 from graph.tokens import Principal, authenticate
 
+log = logging.getLogger("worldmem.graphql")
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -36,6 +39,8 @@ class Context(BaseContext):
         self.settings = settings
         self.principal = principal
         self.auth_error = auth_error
+        # Errors to report beside a field's data (e.g. a rejected proposal); see SoftErrors.
+        self.soft_errors: list[GraphQLError] = []
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -54,6 +59,9 @@ def context_getter(database: Database, settings: Settings) -> Callable[[Request]
             return Context(database, settings, authenticate(database, token))
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
             return Context(database, settings, None, exc)
+        except Exception:  # a bug or a broken schema: masked for the client, logged for us
+            log.exception("token lookup failed")
+            return Context(database, settings, None, WorldmemError("Unexpected error."))
 
     return get_context
 
@@ -66,6 +74,17 @@ class RequireToken(SchemaExtension):
         if not isinstance(ctx, Context) or ctx.principal is None:
             raise getattr(ctx, "auth_error", None) or Unauthenticated("a valid bearer token is required")
         yield
+
+
+class SoftErrors(SchemaExtension):
+    """Adds the errors resolvers put in `context.soft_errors` to a result that still carries data."""
+
+    def on_operation(self) -> Iterator[None]:
+        yield
+        ctx = self.execution_context.context
+        result = self.execution_context.result
+        if isinstance(ctx, Context) and ctx.soft_errors and result is not None:
+            result.errors = [*(result.errors or []), *ctx.soft_errors]
 
 
 def principal(info: Info[Any, Any]) -> Principal:

@@ -1,16 +1,20 @@
 """The Strawberry schema, assembled from per-concept Query and Mutation mixins.
 
-To add a concept (e.g. the ledger): in its own module define
+To add a concept (e.g. the ledger), in its own module write async resolvers and mixin types:
+    async def state_at(info: Info[Any, Any], ref: str, valid_time: datetime) -> EntityState | None: ...
+
     @strawberry.type
     class LedgerQuery:
-        @strawberry.field
-        async def state_at(self, info: Info, ref: str, valid_time: datetime) -> EntityState | None: ...
+        state_at: EntityState | None = strawberry.field(resolver=state_at, description="...")
+
     @strawberry.type
     class LedgerMutation: ...
-then import them below and append them to QUERY_MIXINS / MUTATION_MIXINS. Field names must be unique
-across mixins (a duplicate is a warning, which the test suite turns into a failure). Use `datetime`
-for DateTime (mapped to our offset-checking scalar) and `strawberry.scalars.JSON` for JSON; get the
-principal and database with resolvers.context.principal/require/database. Afterwards run
+then import them below and append them to QUERY_MIXINS / MUTATION_MIXINS. (`resolver=` keeps the fields
+typed under mypy strict; `@strawberry.field` used as a bare decorator is untyped.) Field names must be
+unique across mixins (a duplicate is a warning, which the test suite turns into a failure). Use
+`datetime` for DateTime (mapped to our offset-checking scalar) and `strawberry.scalars.JSON` for JSON;
+get the principal and database with resolvers.context.principal/require/database and run blocking
+database code through resolvers.context.blocking. Afterwards run
 `worldmem schema export --out schema.graphql` and commit the new schema.graphql.
 """
 
@@ -26,13 +30,14 @@ from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 
-from resolvers.context import RequireToken
+from resolvers.context import RequireToken, SoftErrors
 from resolvers.errors import format_errors
+from resolvers.ledger import LedgerMutation, LedgerQuery
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
-QUERY_MIXINS: tuple[type, ...] = (RegistryQuery,)
-MUTATION_MIXINS: tuple[type, ...] = (RegistryMutation,)
+QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery)
+MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation)
 MAX_DEPTH = 12
 
 
@@ -50,7 +55,7 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
     return WorldmemSchema(
         query=query,
         mutation=mutation,
-        extensions=[RequireToken, lambda: QueryDepthLimiter(max_depth=max_depth)],
+        extensions=[RequireToken, SoftErrors, lambda: QueryDepthLimiter(max_depth=max_depth)],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
     )
 

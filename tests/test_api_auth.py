@@ -151,3 +151,26 @@ def test_oversize_chunked_body_is_refused(small_client: TestClient) -> None:
 
 def test_small_body_passes_the_limit(small_client: TestClient, make_token: MakeToken) -> None:
     assert gql(small_client, make_token(), KINDS)["data"]["entityKinds"]
+
+
+def test_cli_token_create_prints_the_token_last(
+    test_db_url: str, db: Any, owner: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from resolvers import cli
+
+    monkeypatch.setattr(cli, "admin_url", lambda _settings: test_db_url)
+    assert cli.main(["token", "create", "--owner", owner, "--integration"]) == 0
+    token = capsys.readouterr().out.strip().splitlines()[-1]
+    assert authenticate(db, token) == Principal(owner, can_import=False, can_integrate=True)
+    assert cli.main(["token", "create", "--owner", "bad owner"]) == 2
+    assert "owner must be" in capsys.readouterr().err
+
+
+def test_broken_token_lookup_is_masked(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: object) -> None:
+        raise KeyError("relation api_tokens does not exist")
+
+    monkeypatch.setattr(context, "authenticate", broken)
+    response = client.post("/graphql", json={"query": KINDS}, headers={"Authorization": "Bearer wm_x"})
+    assert response.status_code == 200 and codes(response.json()) == ["INTERNAL"]
+    assert "api_tokens" not in response.text

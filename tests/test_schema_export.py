@@ -172,3 +172,13 @@ def test_naive_datetime_is_a_typed_graphql_error() -> None:
                              ('{ echo(at: "not a date") }', None)):
         result = schema.execute_sync(query, variables)
         assert result.errors and [e.extensions for e in result.errors] == [{"code": "BAD_INPUT"}]
+
+
+def test_cli_schema_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from resolvers import cli
+
+    assert cli.main(["schema", "export"]) == 0
+    assert capsys.readouterr().out == export_sdl()
+    out = tmp_path / "schema.graphql"
+    assert cli.main(["schema", "export", "--out", str(out)]) == 0
+    assert out.read_text() == export_sdl()
