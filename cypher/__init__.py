@@ -10,12 +10,13 @@ import json
 import re
 from functools import cache
 from importlib import resources
-from typing import Any, LiteralString, cast
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg import sql
 
 from graph.settings import GRAPH_NAME
+from graph.sql import trusted
 
 COLUMNS = re.compile(r"columns:\s*([a-z_][a-z0-9_]*(?:\s*,\s*[a-z_][a-z0-9_]*)*)\s*$", re.MULTILINE)
 NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -28,7 +29,7 @@ def load(name: str) -> LiteralString:
     if not NAME.match(name):
         raise ValueError(f"bad query name {name!r}")
     text = resources.files(__package__).joinpath(f"{name}.cypher").read_text()
-    return cast(LiteralString, text.strip())
+    return trusted(text.strip())
 
 
 @cache
@@ -46,8 +47,11 @@ def statement(name: str) -> sql.Composed:
     if _TAG in body:
         raise ValueError("query text must not contain the dollar-quote tag")
     cols = sql.SQL(", ").join(sql.SQL("{} ag_catalog.agtype").format(sql.Identifier(c)) for c in columns(name))
-    return sql.SQL("SELECT * FROM ag_catalog.cypher({graph}, " + _TAG + "{body}" + _TAG + ", %s) AS ({cols})").format(
-        graph=sql.Literal(GRAPH_NAME), body=sql.SQL(cast(LiteralString, body)), cols=cols)
+    # cypher() takes its query as a dollar-quoted constant, so the (trusted, named-file) body is composed
+    # in; values never are: they travel in the parameter map.
+    template = "SELECT * FROM ag_catalog.cypher({graph}, $wm_cypher${body}$wm_cypher$, %s) AS ({cols})"
+    return sql.SQL(template).format(
+        graph=sql.Literal(GRAPH_NAME), body=sql.SQL(trusted(body)), cols=cols)
 
 
 def run(conn: psycopg.Connection[Any], name: str, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -116,7 +116,8 @@ def _system_time(conn: psycopg.Connection[Any], requested: datetime | None) -> d
     assert row is not None
     last, now = row["last_recorded_at"], row["now"]
     if requested is None:
-        return now if last is None else max(now, last + TICK)
+        current: datetime = now if last is None else max(now, last + TICK)
+        return current
     if requested.tzinfo is None:
         raise BadInput("recordedAt needs a UTC offset", code="BAD_TIME")
     if requested > now + FUTURE_SKEW:

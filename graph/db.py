@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -47,7 +48,7 @@ class Database:
         self._pool.close()
 
     @contextmanager
-    def owner_tx(self, owner: str, *, read_only: bool = False) -> Iterator[psycopg.Connection[dict[str, object]]]:
+    def owner_tx(self, owner: str, *, read_only: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """One transaction pinned to `owner`; rolled back on any error."""
         check_owner(owner)
         try:
@@ -62,7 +63,7 @@ class Database:
             raise Unavailable("the database is not reachable") from exc
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection[dict[str, object]]]:
+    def connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """A pooled connection without an owner (registries and tokens only; RLS tables stay empty)."""
         with self._pool.connection() as conn:
             yield conn  # type: ignore[misc]

@@ -10,7 +10,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import LiteralString, cast
 
 import psycopg
 from psycopg import sql
@@ -19,7 +18,7 @@ from graph.platform.connect import ROLE_NAMES, admin_url, dbname_of
 from graph.platform.errors import MigrationError, PlatformError
 from graph.platform.secrets import load_or_create_secrets
 from graph.settings import Settings
-from graph.sql import load
+from graph.sql import load, trusted
 
 FILE_PATTERN = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 LOCK_KEY = 727_001  # pg_advisory_xact_lock key that serialises concurrent migrators
@@ -87,7 +86,7 @@ def _apply_one(conn: psycopg.Connection, migration: Migration) -> bool:
             return False
         try:
             # Migration files are our own trusted, versioned SQL: the literal text of a named file.
-            conn.execute(cast(LiteralString, migration.text))
+            conn.execute(trusted(migration.text))
             conn.execute(load("platform_reset_role"))  # a migration may SET LOCAL ROLE
         except psycopg.Error as exc:
             raise MigrationError(

@@ -1,0 +1,228 @@
+"""GraphQL types of the ledger: proposal inputs (a @oneOf operation), commit results, facts, states.
+
+Inputs mirror curator.proposal's operations field for field; `to_operation` is the one mapping.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import strawberry
+from strawberry.scalars import JSON
+
+from graph.committer import CommitResult as CommitOutcome
+from graph.reads import EntityState as EntityStateView
+from graph.reads import FactView
+
+
+@strawberry.input(description="What a belief rests on")
+class EvidenceInput:
+    kind: str = strawberry.field(description="message | tool_result | document | import | ...")
+    text: str
+    ref: str | None = None
+
+
+@strawberry.input
+class UpsertEntityInput:
+    ref: str = strawberry.field(description="`kind:slug`, e.g. person:sally")
+    kind: str
+    canonical_name: str
+    aliases: list[str] | None = None
+    description: str | None = None
+    external_id: str | None = None
+    source: str = "user"
+
+
+@strawberry.input
+class AddAliasInput:
+    ref: str
+    alias: str
+    namespace: str = "core"
+    valid_from: datetime | None = None
+    source: str = "user"
+
+
+@strawberry.input
+class AssertFactInput:
+    subject: str = strawberry.field(description="Ref or alias of the subject entity")
+    predicate: str
+    value: JSON
+    valid_from: datetime = strawberry.field(description="Start of world time, inclusive")
+    valid_to: datetime | None = strawberry.field(default=None, description="End of world time, exclusive")
+    source: str = strawberry.field(description="user | agent | integration:<domain> | ...")
+    confidence: float
+    evidence: EvidenceInput
+    memory_type: str | None = None
+    reason: str | None = None
+    scope: str | None = strawberry.field(default=None, description="Ref of the scope entity (chat, project...)")
+    observed_at: datetime | None = None
+    priority: int = 0
+    caused_by_event: str | None = strawberry.field(default=None, description="Event id or external ref")
+
+
+@strawberry.input
+class AssertRelationshipInput:
+    subject: str
+    predicate: str
+    object: str = strawberry.field(description="Ref or alias of the object entity")
+    valid_from: datetime
+    valid_to: datetime | None = None
+    source: str
+    confidence: float
+    evidence: EvidenceInput
+    memory_type: str | None = None
+    reason: str | None = None
+    scope: str | None = None
+    observed_at: datetime | None = None
+    priority: int = 0
+    caused_by_event: str | None = None
+
+
+@strawberry.input
+class RetractFactInput:
+    subject: str
+    predicate: str
+    valid_from: datetime
+    valid_to: datetime | None = None
+    source: str
+    evidence: EvidenceInput
+    reason: str | None = None
+    value: JSON | None = strawberry.field(default=None, description="Set predicates: only this value")
+    object: str | None = strawberry.field(default=None, description="Relationships: only this object")
+    scope: str | None = None
+
+
+@strawberry.input
+class InvalidateFactInput:
+    fact_id: strawberry.ID
+    reason: str | None = None
+    source: str = "user"
+    evidence: EvidenceInput | None = None
+
+
+@strawberry.input
+class RecordEventInput:
+    event_type: str
+    occurred_at: datetime
+    observed_at: datetime | None = None
+    actor: str | None = None
+    target: str | None = None
+    caused_by: str | None = strawberry.field(default=None, description="Event id or external ref")
+    correlation_id: str | None = None
+    causation_kind: str | None = strawberry.field(default=None, description="direct | trigger | inferred")
+    intent: str | None = None
+    expected_effect: JSON | None = strawberry.field(
+        default=None, description="{target, predicate, expected_value}")
+    goal_ref: str | None = None
+    tool_call_id: str | None = None
+    automation_id: str | None = None
+    payload: JSON | None = None
+    summary: str | None = None
+    external_ref: str | None = strawberry.field(default=None, description="Idempotency key of the event")
+    source: str = "agent"
+
+
+@strawberry.input(one_of=True, description="Exactly one operation")
+class OperationInput:
+    upsert_entity: UpsertEntityInput | None = strawberry.UNSET
+    add_alias: AddAliasInput | None = strawberry.UNSET
+    assert_fact: AssertFactInput | None = strawberry.UNSET
+    assert_relationship: AssertRelationshipInput | None = strawberry.UNSET
+    retract_fact: RetractFactInput | None = strawberry.UNSET
+    invalidate_fact: InvalidateFactInput | None = strawberry.UNSET
+    record_event: RecordEventInput | None = strawberry.UNSET
+
+
+@strawberry.input
+class ProposalInput:
+    run_id: str = strawberry.field(description="Idempotency key: a retried proposal writes nothing twice")
+    chat_id: str | None = None
+    operations: list[OperationInput]
+
+
+OP_NAMES = ("upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",
+            "invalidate_fact", "record_event")
+
+
+def to_operation(op: OperationInput) -> dict[str, Any]:
+    """The chosen member of a oneOf operation as the committer's operation dict."""
+    for name in OP_NAMES:
+        chosen = getattr(op, name)
+        if chosen is not None and chosen is not strawberry.UNSET:
+            fields = {k: v for k, v in vars(chosen).items() if v is not None and v is not strawberry.UNSET}
+            if isinstance(fields.get("evidence"), EvidenceInput):
+                fields["evidence"] = vars(fields["evidence"])
+            if name == "invalidate_fact":
+                fields["fact_id"] = str(fields["fact_id"])
+            if name in ("assert_fact",) and "value" not in fields:
+                fields["value"] = None
+            return {"op": name, **fields}
+    raise ValueError("an operation must name exactly one kind")
+
+
+@strawberry.type(description="One operation the committer refused; nothing of the proposal was written")
+class Rejected:
+    op_index: int
+    code: str
+    message: str
+
+
+@strawberry.type(description="What a proposal did")
+class CommitResult:
+    committed: int = strawberry.field(description="Operations applied as beliefs")
+    pending: int = strawberry.field(description="Operations stored as pending, awaiting review")
+    rejected: list[Rejected]
+    recorded_at: datetime | None = strawberry.field(description="The proposal's system time")
+    replayed: bool = strawberry.field(description="True when this run was committed before (nothing written)")
+
+    @classmethod
+    def from_outcome(cls, outcome: CommitOutcome) -> CommitResult:
+        return cls(committed=outcome.committed, pending=outcome.pending,
+                   rejected=[Rejected(op_index=r.op_index, code=r.code, message=r.message)
+                             for r in outcome.rejected],
+                   recorded_at=outcome.recorded_at, replayed=outcome.replayed)
+
+
+@strawberry.type(description="One row of the ledger: a belief about world time, held during system time")
+class Fact:
+    id: strawberry.ID
+    predicate: str
+    value: JSON | None = strawberry.field(description="Literal value, or the object's ref for a relationship")
+    object_ref: str | None
+    valid_from: datetime = strawberry.field(description="World time it starts to hold (inclusive)")
+    valid_to: datetime | None = strawberry.field(description="World time it stops holding (exclusive)")
+    recorded_at: datetime = strawberry.field(description="System time the store started believing it")
+    superseded_at: datetime | None = strawberry.field(description="System time it stopped being believed")
+    observed_at: datetime | None
+    status: str
+    source: str
+    confidence: float
+    scope: str | None
+    priority: int
+    memory_type: str | None
+    reason: str | None
+    evidence: JSON
+    supersedes_fact_id: strawberry.ID | None
+    run_id: str | None
+
+    @classmethod
+    def from_view(cls, f: FactView) -> Fact:
+        data = f.model_dump()
+        data["id"] = strawberry.ID(str(f.id))
+        data["supersedes_fact_id"] = strawberry.ID(str(f.supersedes_fact_id)) if f.supersedes_fact_id else None
+        return cls(**data)
+
+
+@strawberry.type(description="What is believed about one entity for one point of world time")
+class EntityState:
+    ref: str
+    kind: str
+    name: str
+    facts: list[Fact]
+
+    @classmethod
+    def from_view(cls, s: EntityStateView | None) -> EntityState | None:
+        if s is None:
+            return None
+        return cls(ref=s.ref, kind=s.kind, name=s.name, facts=[Fact.from_view(f) for f in s.facts])
