@@ -10,7 +10,12 @@ from typing import Any
 import psycopg
 
 from curator.proposal import (
-    AssertRelationship, Evidence, MemoryMutationProposal, RecordEvent, RetractFact, UpsertEntity,
+    AssertRelationship,
+    Evidence,
+    MemoryMutationProposal,
+    RecordEvent,
+    RetractFact,
+    UpsertEntity,
 )
 from graph.committer import commit_proposal
 from graph.db import Database

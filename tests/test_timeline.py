@@ -9,7 +9,12 @@ from typing import Any
 import pytest
 
 from graph.timeline import (
-    Belief, Interval, plan_add_member, plan_remove, plan_replace, subtract,
+    Belief,
+    Interval,
+    plan_add_member,
+    plan_remove,
+    plan_replace,
+    subtract,
 )
 from tests.scenarios import day, load_scenarios
 
