@@ -90,6 +90,7 @@ def test_register_is_idempotent(db: Database, ns: str) -> None:
     [first] = register_relation_types(db, [employer(ns)])
     assert first.source == "integration" and first.cardinality == "functional"
     assert first.object_kinds == ["organization"] and first.inference_enabled is False
+    assert first.trust_tier == 2  # registered through the API: untrusted, never auto-inferred
     # Same meaning, kinds in another order and description omitted: a no-op.
     same = employer(ns, subject_kinds=["person", "person"], description=None)
     [again] = register_relation_types(db, [same])
