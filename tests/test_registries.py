@@ -187,7 +187,7 @@ def test_register_over_graphql(client: TestClient, make_token: MakeToken, ns: st
     expected = {"key": f"{ns}:employer", "name": "employer", "description": None, "inverse": f"{ns}:employs",
                 "cardinality": "FUNCTIONAL", "subjectKinds": ["person"], "objectKinds": ["organization"],
                 "isSymmetric": False, "isTransitive": False, "isHierarchical": False,
-                "inferenceEnabled": False, "privileged": False, "source": "integration", "trustTier": 0,
+                "inferenceEnabled": False, "privileged": False, "source": "integration", "trustTier": 2,
                 "state": "active"}
     assert body["data"]["registerRelationTypes"] == [expected]
     again = gql(client, token, REGISTER_TYPES, {"types": [api_employer(ns)]})
