@@ -105,8 +105,39 @@ class RecordEvent(_Op):
     external_ref: str | None = Field(default=None, max_length=300, description="Idempotency key of the event")
 
 
+class AcceptProposal(_Op):
+    """Governance: the owner confirms a pending fact; it becomes an active belief now."""
+
+    op: Literal["accept_proposal"] = "accept_proposal"
+    fact_id: str = Field(min_length=36, max_length=36, description="The pending fact")
+
+
+class RejectProposal(_Op):
+    """Governance: the owner refuses a pending fact; the same belief is not proposed again."""
+
+    op: Literal["reject_proposal"] = "reject_proposal"
+    fact_id: str = Field(min_length=36, max_length=36, description="The pending fact")
+
+
+class MergeEntities(_Op):
+    """Governance: `entity` and `into` are the same thing; `entity` is merged into `into`."""
+
+    op: Literal["merge_entities"] = "merge_entities"
+    entity: Ref = Field(description="The duplicate: merged away, its ref then resolves to `into`")
+    into: Ref = Field(description="The survivor")
+
+
+class SplitEntity(_Op):
+    """Governance: undo a merge, named by its id or by the merged entity's ref."""
+
+    op: Literal["split_entity"] = "split_entity"
+    merge_id: str | None = Field(default=None, min_length=36, max_length=36)
+    entity: Ref | None = Field(default=None, description="The merged entity (its latest merge is undone)")
+
+
 Operation = Annotated[
-    UpsertEntity | AddAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent,
+    UpsertEntity | AddAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent
+    | AcceptProposal | RejectProposal | MergeEntities | SplitEntity,
     Field(discriminator="op"),
 ]
 

@@ -18,6 +18,7 @@ from psycopg.types.json import Jsonb
 from pydantic import BaseModel
 
 from curator.proposal import MemoryMutationProposal
+from graph import governance, merge
 from graph.db import Database
 from graph.errors import BadInput, Conflict, Forbidden, WorldmemError
 from graph.ops import APPLY, OpContext
@@ -25,6 +26,10 @@ from graph.sql import load
 
 FUTURE_SKEW = timedelta(seconds=5)
 TICK = timedelta(microseconds=1)
+
+
+# Every operation's handler: the ledger's own, and the owner's governance (accept, reject, merge, split).
+HANDLERS = {**APPLY, **governance.HANDLERS, **merge.HANDLERS}
 
 
 class Rejected(BaseModel):
@@ -91,7 +96,7 @@ def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) 
         ctx.op_index = index
         try:
             with ctx.conn.transaction():
-                outcome = APPLY[op.op](ctx, op)
+                outcome = HANDLERS[op.op](ctx, op)
         except WorldmemError as exc:
             tally.rejected.append(Rejected(op_index=index, code=exc.code, message=exc.message))
             continue

@@ -15,7 +15,7 @@ from typing import Any, Literal
 import psycopg
 
 from curator import proposal as p
-from graph import entities, facts
+from graph import entities, facts, suppression
 from graph.entities import Entity
 from graph.errors import BadInput, Conflict, Forbidden, NotFound
 from graph.events import record as record_event
@@ -134,20 +134,30 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
         "priority": op.priority, "evidence": op.evidence.model_dump() if op.evidence else {},
         "reason": op.reason,
     }
+    suppression.screen(ctx, op.source, row)
     if op.confidence < get_settings().pending_below_confidence:
         _insert(ctx, row, new, status="pending", supersedes=None)
         return "pending"
-    current = facts.believed(ctx.conn, subject.id, op.predicate, row["scope_entity_id"])
-    key = facts.value_key(row)
-    if rt.cardinality == "functional":
-        plan = plan_replace(facts.as_beliefs(current), new, key)
-    else:
-        plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
-    _carry_out(ctx, plan, current, row)
+    believe(ctx, row, new)
     return "committed"
 
 
-def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None) -> None:
+def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None) -> None:
+    """Make `row` (subject_id, predicate, functional, object and provenance columns) believed over `new`.
+
+    `supersedes` names the row it replaces when the plan closes none (e.g. an accepted pending fact).
+    """
+    current = facts.believed(ctx.conn, row["subject_id"], row["predicate"], row["scope_entity_id"])
+    key = facts.value_key(row)
+    if row["functional"]:
+        plan = plan_replace(facts.as_beliefs(current), new, key)
+    else:
+        plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
+    _carry_out(ctx, plan, current, row, supersedes)
+
+
+def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,
+               supersedes: str | None = None) -> None:
     facts.close(ctx.conn, plan.close, ctx.at, "superseded")
     by_id = {str(r["id"]): r for r in current}
     base = {"subject_id": current[0]["subject_id"], "predicate": current[0]["predicate"],
@@ -155,7 +165,8 @@ def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: di
     for piece in plan.insert:
         if piece.split_from is None:
             assert row is not None
-            _insert(ctx, row, piece.interval, status="active", supersedes=plan.close[0] if plan.close else None)
+            _insert(ctx, row, piece.interval, status="active",
+                    supersedes=plan.close[0] if plan.close else supersedes)
         else:
             old = by_id[piece.split_from]
             _insert(ctx, {**base, **facts.inherit(old)}, piece.interval, status="active",

@@ -1,0 +1,119 @@
+"""Governance operations of the owner (Appendix D): accept or reject a pending fact.
+
+They are proposal operations like any other, so they run in the committer's one transaction with its
+one system time, all or nothing, idempotent on the run id. Merges and splits live in graph/merge.py.
+Only the owner (a tier-0 source: user or system) may govern; the curator and integrations cannot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from curator import proposal as p
+from graph import entities, mirror, suppression
+from graph.errors import BadInput, Conflict, Forbidden, NotFound
+from graph.events import record as record_event
+from graph.ops import OpContext, Outcome, believe
+from graph.sql import load
+from graph.timeline import Interval
+from graph.trust import source_tier
+
+# What the owner's confirmation adds to a pending belief: it is then as sure as anything they say.
+ACCEPTED_CONFIDENCE = 1.0
+# Columns of facts_insert.sql that a copy of a row carries over unchanged.
+COPIED = ("subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
+          "valid_from", "valid_to", "observed_at", "source", "source_trust_tier", "caused_by_event_id",
+          "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority", "evidence", "reason")
+
+
+def require_owner(source: str) -> None:
+    if source_tier(source) != 0:
+        raise Forbidden(f"only the owner governs memory (source {source!r} may not)", code="OWNER_ONLY")
+
+
+def parse_id(value: str, what: str = "factId") -> UUID:
+    try:
+        return UUID(value)
+    except ValueError as exc:
+        raise BadInput(f"{what} is not a UUID", code="BAD_ID") from exc
+
+
+def locked_fact(ctx: OpContext, fact_id: str) -> dict[str, Any]:
+    row = ctx.conn.execute(load("gov_fact_for_update"), {"id": parse_id(fact_id)}).fetchone()
+    if row is None:
+        raise NotFound(f"no fact {fact_id}", code="UNKNOWN_FACT")
+    return dict(row)
+
+
+def pending_fact(ctx: OpContext, fact_id: str) -> dict[str, Any]:
+    row = locked_fact(ctx, fact_id)
+    if row["status"] != "pending" or row["superseded_at"] is not None:
+        raise Conflict(f"fact {fact_id} is not pending review ({row['status']})", code="NOT_PENDING")
+    return row
+
+
+def close_rows(ctx: OpContext, ids: list[UUID], status: str) -> list[UUID]:
+    """Close the system time of rows still believed; only active relationship rows have an edge."""
+    if not ids:
+        return []
+    closed = ctx.conn.execute(load("gov_facts_close"), {"ids": ids, "at": ctx.at, "status": status}).fetchall()
+    for row in closed:
+        if row["object_kind"] == "entity" and row["believed"]:
+            mirror.close_rel(ctx.conn, str(row["id"]), ctx.at, status)
+    return [row["id"] for row in closed]
+
+
+def copy_row(old: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A new row saying what `old` said (with `changes`), ready for graph.facts.insert."""
+    return {**{k: old[k] for k in COPIED}, **changes}
+
+
+def audit(ctx: OpContext, action: str, target: str | None, payload: dict[str, Any], summary: str) -> Any:
+    """The governance world event that records what the owner did, and why."""
+    return record_event(ctx, p.RecordEvent(
+        event_type="governance", occurred_at=ctx.at, target=target, summary=summary[:2000],
+        payload={"action": action, **{k: _jsonable(v) for k, v in payload.items()}}))
+
+
+def _jsonable(value: Any) -> Any:
+    return str(value) if isinstance(value, UUID) else value
+
+
+def _subject_ref(ctx: OpContext, row: dict[str, Any]) -> str:
+    subject = entities.by_id(ctx.conn, row["subject_id"])
+    assert subject is not None  # a foreign key
+    return subject.ref
+
+
+def accept_proposal(ctx: OpContext, op: p.AcceptProposal) -> Outcome:
+    """The pending row is closed; what it says becomes believed now, through the assert logic."""
+    require_owner(op.source)
+    row = pending_fact(ctx, op.fact_id)
+    close_rows(ctx, [row["id"]], "superseded")
+    accepted = copy_row(row, confidence=ACCEPTED_CONFIDENCE, changed_by=ctx.run_id)
+    believe(ctx, accepted, Interval(row["valid_from"], row["valid_to"]), supersedes=str(row["id"]))
+    suppression.lift(ctx, suppression.key(row))
+    ref = _subject_ref(ctx, row)
+    audit(ctx, "accept", ref, {"fact_id": row["id"], "reason": op.reason},
+          f"accepted {ref} {row['predicate']}")
+    return "committed"
+
+
+def reject_proposal(ctx: OpContext, op: p.RejectProposal) -> Outcome:
+    """The pending row is invalidated (kept), and its belief suppressed for every source but the owner."""
+    require_owner(op.source)
+    row = pending_fact(ctx, op.fact_id)
+    close_rows(ctx, [row["id"]], "invalidated")
+    suppression.mark(ctx, row, op.reason)
+    ref = _subject_ref(ctx, row)
+    audit(ctx, "reject", ref, {"fact_id": row["id"], "reason": op.reason},
+          f"rejected {ref} {row['predicate']}" + (f": {op.reason}" if op.reason else ""))
+    return "committed"
+
+
+HANDLERS: dict[str, Callable[[OpContext, Any], Outcome]] = {
+    "accept_proposal": accept_proposal,
+    "reject_proposal": reject_proposal,
+}
