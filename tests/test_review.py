@@ -1,0 +1,131 @@
+"""pendingReview (one bundled message) and correction notices, pure rendering and against the database."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from curator import proposal as p
+from graph.db import Database
+from graph.review import (
+    Action,
+    ReviewItem,
+    build_review,
+    correction_notices,
+    notice_text,
+    pending_review,
+    render_review,
+    show,
+)
+from tests.test_governance import T0, T1, commit, entity, fact, ok, pending_ids, rel
+
+UID = uuid.UUID(int=1)
+
+
+def _pending_row(**changes: Any) -> dict[str, Any]:
+    row = {"id": UID, "predicate": "birthday", "predicate_name": "birthday", "object_kind": "literal",
+           "object_value": "2019-05-01", "object_name": None, "scope_ref": None, "subject_ref": "pet:luna",
+           "subject_name": "Luna", "source": "agent", "confidence": 0.3, "conflict_id": None,
+           "conflict_kind": None, "conflict_value": None, "conflict_object_name": None}
+    return {**row, **changes}
+
+
+def _pair(a: str, b: str, older: str) -> dict[str, Any]:
+    t = datetime(2024, 1, 1, tzinfo=UTC)
+    return {"a_id": uuid.uuid5(UID, a), "b_id": uuid.uuid5(UID, b), "a_ref": f"pet:{a.lower()}", "a_name": a,
+            "b_ref": f"pet:{b.lower()}", "b_name": b, "kind": "pet",
+            "a_created": t if older == a else t + timedelta(days=1),
+            "b_created": t if older == b else t + timedelta(days=1)}
+
+
+def test_show_values() -> None:
+    assert show("literal", "07:00", None) == "07:00"
+    assert show("literal", {"h": 7}, None) == '{"h": 7}'
+    assert show("entity", None, "Rome") == "Rome"
+    assert show("literal", "x" * 500, None).endswith("…") and len(show("literal", "x" * 500, None)) == 120
+
+
+def test_one_bundled_message_maps_each_answer_to_its_mutation() -> None:
+    conflict = _pending_row(id=uuid.UUID(int=2), conflict_id=uuid.UUID(int=3), conflict_kind="literal",
+                            conflict_value="2019-04-01")
+    review = build_review([_pending_row(), conflict], [_pair("Lu", "Luna", older="Luna"),
+                                                       _pair("Luna", "Lu", older="Luna")], limit=10)
+    assert [i.kind for i in review.items] == ["pending_fact", "conflict", "merge_suggestion"]  # pair deduped
+    merge = review.items[2]
+    assert merge.yes == Action(mutation="mergeEntities", args={"entity": "pet:lu", "into": "pet:luna"})
+    assert merge.no is None
+    lines = review.message.splitlines()
+    assert lines[0] == "I'd like to check 3 things with you — answer with the number and yes or no:"
+    assert lines[1] == (f"1. Luna's birthday: 2019-05-01? (agent, 30% sure)  [yes → acceptProposal({UID}), "
+                        f"no → rejectProposal({UID})]")
+    assert lines[2].startswith("2. Luna's birthday: 2019-05-01 instead of 2019-04-01? (agent, 30% sure)")
+    assert lines[3] == "3. Are Lu (pet:lu) and Luna (pet:luna) the same pet?  [yes → mergeEntities(pet:lu, pet:luna)]"
+    assert build_review([_pending_row()] * 5, [_pair("A", "B", "A")], limit=2).items[-1].number == 2
+
+
+def test_empty_and_single_review() -> None:
+    assert render_review([]) == "Nothing to review."
+    item = ReviewItem(number=1, kind="merge_suggestion", question="Same?",
+                      yes=Action(mutation="mergeEntities", args={"entity": "a:b", "into": "a:c"}))
+    assert render_review([item]).startswith("I'd like to check one thing with you")
+
+
+def test_notice_text_says_who_said_it() -> None:
+    row = {"subject_name": "Luna", "predicate_name": "feeding time", "previous_kind": "literal",
+           "previous_value": "07:00", "previous_object_name": None, "object_kind": "literal",
+           "object_value": "08:00", "object_name": None, "previous_source": "user"}
+    assert notice_text(row) == "Luna's feeding time: you said 07:00 before, now 08:00 — updating."
+    assert notice_text({**row, "previous_source": "agent"}).startswith("Luna's feeding time: I had 07:00")
+
+
+def test_pending_review_against_the_database(db: Database, owner: str) -> None:
+    assert pending_review(db, owner).message == "Nothing to review."
+    ok(commit(db, owner, entity("pet:luna", "Luna"), entity("pet:lunah", "Lunah"), entity("pet:rex", "Rex"),
+              entity("person:lunah", "Lunah"), entity("place:rome", "Rome"), entity("person:ann", "Ann"),
+              fact("pet:luna", "birthday", "2019-04-01"),
+              fact("pet:luna", "birthday", "2019-05-01", source="agent", confidence=0.2),
+              fact("pet:rex", "birthday", "2020-01-01", source="agent", confidence=0.2),
+              rel("person:ann", "lives_in", "place:rome", source="agent", confidence=0.2)))
+    review = pending_review(db, owner)
+    kinds = sorted(i.kind for i in review.items)
+    assert kinds == ["conflict", "merge_suggestion", "pending_fact", "pending_fact"], review.message
+    [conflict] = [i for i in review.items if i.kind == "conflict"]
+    assert "2019-05-01 instead of 2019-04-01" in conflict.question
+    assert any("Ann's lives in: Rome?" in i.question for i in review.items)
+    [merge] = [i for i in review.items if i.kind == "merge_suggestion"]
+    assert set(merge.entity_refs) == {"pet:luna", "pet:lunah"}  # same kind only; Rex is not alike
+    assert review.message.count("\n") == 4
+    ok(commit(db, owner, p.AcceptProposal(fact_id=str(conflict.fact_id)),
+              p.MergeEntities(entity=merge.yes.args["entity"], into=merge.yes.args["into"])))
+    assert sorted(i.kind for i in pending_review(db, owner).items) == ["pending_fact", "pending_fact"]
+
+
+def test_correction_notices_for_replaced_values_only(db: Database, owner: str) -> None:
+    start = datetime.now(UTC) - timedelta(seconds=1)
+    chat = "chat-1"
+    ok(commit(db, owner, entity("pet:luna", "Luna"), fact("pet:luna", "birthday", "2019-04-01"),
+              chat_id=chat))  # a new learning: silent
+    ok(commit(db, owner, fact("pet:luna", "feeding_time", "07:00"), chat_id=chat))  # a set: silent
+    ok(commit(db, owner, fact("pet:luna", "birthday", "2019-04-01"), chat_id=chat))  # the same again: silent
+    assert correction_notices(db, owner, chat, start) == []
+    ok(commit(db, owner, fact("pet:luna", "birthday", "2019-05-01", valid_from=T1), chat_id=chat))
+    ok(commit(db, owner, fact("pet:luna", "birthday", "2019-06-01", valid_from=T0), chat_id="other"))
+    [notice] = correction_notices(db, owner, chat, start)
+    assert notice.text == "Luna's birthday: you said 2019-04-01 before, now 2019-05-01 — updating."
+    assert (notice.previous, notice.current, notice.subject_ref) == ("2019-04-01", "2019-05-01", "pet:luna")
+    assert correction_notices(db, owner, chat, notice.recorded_at) == []
+    assert len(correction_notices(db, owner, "other", start)) == 2  # replaced both pieces
+
+
+def test_merges_are_not_corrections(db: Database, owner: str) -> None:
+    start = datetime.now(UTC) - timedelta(seconds=1)
+    ok(commit(db, owner, entity("pet:luna", "Luna"), entity("pet:lu", "Lu"), entity("person:ann", "Ann"),
+              entity("place:home", "Home"), rel("pet:lu", "lives_in", "place:home"),
+              p.AssertRelationship(subject="person:ann", predicate="part_of", object="pet:lu", valid_from=T0,
+                                   evidence=None), chat_id="c"))
+    ok(commit(db, owner, p.MergeEntities(entity="pet:lu", into="pet:luna"), chat_id="c"))
+    ok(commit(db, owner, p.SplitEntity(entity="pet:lu"), chat_id="c"))
+    assert correction_notices(db, owner, "c", start) == []
+    ok(commit(db, owner, fact("pet:luna", "birthday", "2019-04-01", source="agent", confidence=0.3), chat_id="c"))
+    assert pending_ids(db, owner, "pet:luna", "birthday")
