@@ -1,0 +1,40 @@
+-- Candidates for a name: the exact ref, canonical name or believed alias (score 1), else names and
+-- aliases that contain a similar word sequence (pg_trgm word similarity, over its threshold of 0.6).
+-- A merged entity stands for its survivor; each entity comes once, with its best match.
+WITH hits AS (
+    SELECT id AS entity_id, 'ref' AS via, ref AS matched, 1.0::float8 AS score
+    FROM entities
+    WHERE owner_sub = wm_owner() AND ref = %(query)s
+    UNION ALL
+    SELECT id, 'name', canonical_name, 1.0
+    FROM entities
+    WHERE owner_sub = wm_owner() AND name_norm = lower(%(query)s)
+    UNION ALL
+    SELECT entity_id, 'alias', alias, 1.0
+    FROM entity_aliases
+    WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND superseded_at IS NULL
+      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    UNION ALL
+    (SELECT id, 'similar name', canonical_name, word_similarity(lower(%(query)s), canonical_name)
+     FROM entities
+     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% canonical_name
+     ORDER BY 4 DESC LIMIT 20)
+    UNION ALL
+    (SELECT entity_id, 'similar alias', alias, word_similarity(lower(%(query)s), alias_norm)
+     FROM entity_aliases
+     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% alias_norm AND superseded_at IS NULL
+       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+     ORDER BY 4 DESC LIMIT 20)
+), best AS (
+    SELECT DISTINCT ON (t.id) t.id, t.ref, t.kind, t.canonical_name AS name, h.via, h.matched, h.score
+    FROM hits h
+    JOIN entities e ON e.id = h.entity_id
+    JOIN entities t ON t.id = coalesce(e.merged_into_id, e.id)
+    WHERE %(kind)s::text IS NULL OR t.kind = %(kind)s::text
+    ORDER BY t.id, h.score DESC,
+             CASE h.via WHEN 'ref' THEN 0 WHEN 'alias' THEN 1 WHEN 'name' THEN 2 ELSE 3 END
+)
+SELECT id, ref, kind, name, via, matched, score
+FROM best
+ORDER BY score DESC, CASE via WHEN 'ref' THEN 0 WHEN 'alias' THEN 1 WHEN 'name' THEN 2 ELSE 3 END, ref
+LIMIT %(limit)s

@@ -1,0 +1,19 @@
+-- Entities whose canonical name or a believed alias contains a word sequence similar to the query.
+WITH hits AS (
+    (SELECT id AS entity_id, 'name' AS via, canonical_name AS matched,
+            word_similarity(lower(%(query)s), canonical_name) AS score
+     FROM entities
+     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% canonical_name
+     ORDER BY 4 DESC LIMIT %(limit)s)
+    UNION ALL
+    (SELECT entity_id, 'alias', alias, word_similarity(lower(%(query)s), alias_norm)
+     FROM entity_aliases
+     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% alias_norm AND superseded_at IS NULL
+       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+     ORDER BY 4 DESC LIMIT %(limit)s)
+)
+SELECT DISTINCT ON (t.id) t.id, t.ref, t.kind, t.canonical_name AS name, h.via, h.matched, h.score::float8 AS score
+FROM hits h
+JOIN entities e ON e.id = h.entity_id
+JOIN entities t ON t.id = coalesce(e.merged_into_id, e.id)
+ORDER BY t.id, h.score DESC, h.via DESC

@@ -1,0 +1,37 @@
+-- The entities of one context, in one query: message spans that equal a ref (%(refs)s), a canonical
+-- name or a believed alias valid at %(at)s (%(spans)s, lower case); the owner's person entity (ref
+-- person:me, or a person with the alias "me"); and active policies. A merged entity stands for its
+-- survivor. seen_at (when the alias was recorded) lets chat aliases win by recency.
+WITH hits AS (
+    SELECT ref AS span, id AS entity_id, 'ref' AS via, NULL::text AS namespace, NULL::timestamptz AS seen_at
+    FROM entities
+    WHERE owner_sub = wm_owner() AND ref = ANY(%(refs)s)
+    UNION ALL
+    SELECT name_norm, id, 'name', NULL, NULL
+    FROM entities
+    WHERE owner_sub = wm_owner() AND name_norm = ANY(%(spans)s)
+    UNION ALL
+    SELECT alias_norm, entity_id, 'alias', namespace, recorded_at
+    FROM entity_aliases
+    WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(spans)s) AND superseded_at IS NULL
+      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    UNION ALL
+    SELECT NULL, id, 'owner', NULL, NULL
+    FROM entities
+    WHERE owner_sub = wm_owner() AND ref = 'person:me'
+    UNION ALL
+    SELECT NULL, entity_id, 'owner', namespace, recorded_at
+    FROM entity_aliases
+    WHERE owner_sub = wm_owner() AND alias_norm = 'me' AND superseded_at IS NULL
+      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    UNION ALL
+    (SELECT NULL, id, 'policy', NULL, NULL
+     FROM entities
+     WHERE owner_sub = wm_owner() AND kind = 'policy' AND status = 'active'
+     ORDER BY created_at, id
+     LIMIT %(max_policies)s)
+)
+SELECT h.span, h.via, h.namespace, h.seen_at, t.id, t.ref, t.kind, t.canonical_name AS name
+FROM hits h
+JOIN entities e ON e.id = h.entity_id
+JOIN entities t ON t.id = coalesce(e.merged_into_id, e.id)
