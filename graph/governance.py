@@ -1,8 +1,9 @@
-"""Governance operations of the owner (Appendix D): accept or reject a pending fact.
+"""Governance operations (Appendix D): invalidate a wrong belief, accept or reject a pending fact.
 
 They are proposal operations like any other, so they run in the committer's one transaction with its
 one system time, all or nothing, idempotent on the run id. Merges and splits live in graph/merge.py.
-Only the owner (a tier-0 source: user or system) may govern; the curator and integrations cannot.
+Only the owner (a tier-0 source: user or system) may accept, reject, merge or split; any writer may
+invalidate (as before), and every governance action leaves an audit event of type 'governance'.
 """
 
 from __future__ import annotations
@@ -113,7 +114,20 @@ def reject_proposal(ctx: OpContext, op: p.RejectProposal) -> Outcome:
     return "committed"
 
 
+def invalidate_fact(ctx: OpContext, op: p.InvalidateFact) -> Outcome:
+    """The belief was wrong: its row is closed as invalidated (kept, so what was known stays known)."""
+    row = locked_fact(ctx, op.fact_id)
+    if row["superseded_at"] is not None or row["status"] not in ("active", "pending"):
+        raise Conflict(f"fact {op.fact_id} is no longer believed ({row['status']})", code="NOT_BELIEVED")
+    close_rows(ctx, [row["id"]], "invalidated")
+    ref = _subject_ref(ctx, row)
+    audit(ctx, "invalidate", ref, {"fact_id": row["id"], "reason": op.reason, "source": op.source},
+          f"invalidated {ref} {row['predicate']}" + (f": {op.reason}" if op.reason else ""))
+    return "committed"
+
+
 HANDLERS: dict[str, Callable[[OpContext, Any], Outcome]] = {
+    "invalidate_fact": invalidate_fact,
     "accept_proposal": accept_proposal,
     "reject_proposal": reject_proposal,
 }

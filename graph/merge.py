@@ -16,6 +16,7 @@ from uuid import UUID
 
 from curator import proposal as p
 from graph import entities, facts, mirror
+from graph.db import Database
 from graph.entities import Entity
 from graph.errors import BadInput, Conflict, NotFound
 from graph.governance import audit, close_rows, copy_row, parse_id, require_owner
@@ -198,3 +199,9 @@ HANDLERS: dict[str, Callable[[OpContext, Any], Outcome]] = {
     "merge_entities": merge_entities,
     "split_entity": split_entity,
 }
+
+
+def merges_for_run(db: Database, owner: str, run_id: str) -> list[dict[str, Any]]:
+    """The merges a run made or split (for the API's answer to mergeEntities / splitEntity)."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        return [dict(r) for r in conn.execute(load("gov_merges_for_run"), {"run_id": run_id}).fetchall()]

@@ -1,6 +1,7 @@
 """One handler per proposal operation. Each validates first, then writes through the aggregates.
 
-A handler raises a WorldmemError (with a code) to reject its operation; the committer then rolls the
+Governance operations (invalidate, accept, reject, merge, split) are in graph/governance.py and
+graph/merge.py. A handler raises a WorldmemError (with a code) to reject its operation; the committer then rolls the
 whole proposal back. It returns "committed" or "pending".
 """
 
@@ -206,22 +207,6 @@ def retract_fact(ctx: OpContext, op: p.RetractFact) -> Outcome:
     return "committed"
 
 
-def invalidate_fact(ctx: OpContext, op: p.InvalidateFact) -> Outcome:
-    from uuid import UUID
-
-    try:
-        fact_id = UUID(op.fact_id)
-    except ValueError as exc:
-        raise BadInput("factId is not a UUID", code="BAD_ID") from exc
-    row = facts.by_id(ctx.conn, fact_id)
-    if row is None:
-        raise NotFound(f"no fact {op.fact_id}", code="UNKNOWN_FACT")
-    if row["superseded_at"] is not None or row["status"] not in ("active", "pending"):
-        raise Conflict(f"fact {op.fact_id} is no longer believed ({row['status']})", code="NOT_BELIEVED")
-    facts.close(ctx.conn, [str(fact_id)], ctx.at, "invalidated")
-    return "committed"
-
-
 def _event_id(ctx: OpContext, key: str | None) -> Any:
     if key is None:
         return None
@@ -242,6 +227,5 @@ APPLY: dict[str, Callable[[OpContext, Any], Outcome]] = {
     "assert_fact": assert_fact,
     "assert_relationship": assert_relationship,
     "retract_fact": retract_fact,
-    "invalidate_fact": invalidate_fact,
     "record_event": record_event_op,
 }

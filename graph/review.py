@@ -17,6 +17,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from graph.db import Database
+from graph.reads import EntityState, FactView
 from graph.sql import load
 
 ItemKind = Literal["pending_fact", "conflict", "merge_suggestion"]
@@ -160,3 +161,16 @@ def correction_notices(db: Database, owner: str, chat_id: str, since: datetime, 
                    predicate=r["predicate"], recorded_at=r["recorded_at"], text=notice_text(r),
                    previous=_value(r["previous_kind"], r["previous_value"], r["previous_object_ref"]),
                    current=_value(r["object_kind"], r["object_value"], r["object_ref"])) for r in rows]
+
+
+def states_now(db: Database, owner: str, refs: list[str], valid_time: datetime) -> dict[str, EntityState]:
+    """What is believed about each of `refs` at `valid_time`, in one statement (for a DataLoader)."""
+    states: dict[str, EntityState] = {}
+    with db.owner_tx(owner, read_only=True) as conn:
+        rows = conn.execute(load("gov_states_now"), {"refs": refs, "valid_time": valid_time}).fetchall()
+    for row in rows:
+        state = states.setdefault(row["entity_ref"], EntityState(
+            ref=row["entity_ref"], kind=row["entity_kind"], name=row["entity_name"], facts=[]))
+        if row["id"] is not None:
+            state.facts.append(FactView.from_row(row))
+    return states

@@ -24,20 +24,22 @@ from typing import Any
 
 import strawberry
 from graphql import GraphQLError
-from strawberry.extensions import QueryDepthLimiter
 from strawberry.printer import print_schema
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 
+from resolvers.console import ConsoleQuery
 from resolvers.context import RequireToken, SoftErrors
 from resolvers.errors import format_errors
+from resolvers.governance import GovernanceMutation, GovernanceQuery
 from resolvers.ledger import LedgerMutation, LedgerQuery
+from resolvers.limits import QueryLimits
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
-QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery)
-MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation)
+QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery)
+MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation)
 MAX_DEPTH = 12
 
 
@@ -55,7 +57,7 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
     return WorldmemSchema(
         query=query,
         mutation=mutation,
-        extensions=[RequireToken, SoftErrors, lambda: QueryDepthLimiter(max_depth=max_depth)],
+        extensions=[RequireToken, SoftErrors, lambda: QueryLimits(max_depth=max_depth)],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
     )
 

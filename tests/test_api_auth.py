@@ -95,7 +95,7 @@ def test_query_depth_is_limited(settings: Settings) -> None:
     result = shallow.execute_sync("{ relationTypes { key } }", context_value=ctx)
     assert result.errors and result.data is None
     error = result.errors[0]
-    assert error.extensions == {"code": "GRAPHQL_VALIDATION_FAILED"}
+    assert error.extensions == {"code": "QUERY_TOO_DEEP"}
     assert "exceeds maximum operation depth" in error.message
 
 

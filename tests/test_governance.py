@@ -261,3 +261,20 @@ def test_merge_and_split_refusals(db: Database, owner: str) -> None:
     ok(commit(db, owner, p.SplitEntity(entity="pet:luna")))
     ok(commit(db, owner, p.SplitEntity(entity="pet:lu")))
     assert {ref: snapshot(db, owner, ref) for ref in (*refs, "pet:mimi")} == before
+
+
+def test_invalidate_closes_edges_of_beliefs_only_and_audits(
+        db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
+    ok(commit(db, owner, entity("person:ann", "Ann"), entity("place:rome", "Rome"), entity("place:oslo", "Oslo"),
+              rel("person:ann", "lives_in", "place:rome"),
+              rel("person:ann", "lives_in", "place:oslo", source="agent", confidence=0.2)))
+    rows = {f.status: str(f.id) for f in fact_history(db, owner, "person:ann", "lives_in")}
+    ok(commit(db, owner, p.InvalidateFact(fact_id=rows["pending"], reason="never lived there")))
+    assert _live_edges(admin_conn, owner) == {("person:ann", "lives_in", "place:rome")}
+    ok(commit(db, owner, p.InvalidateFact(fact_id=rows["active"], reason="wrong", source="agent")))
+    assert _live_edges(admin_conn, owner) == set()
+    assert values(db, owner, "person:ann", "lives_in") == []
+    audit = admin_conn.execute("SELECT payload->>'action', payload->>'reason' FROM world_events WHERE "
+                               "owner_sub = %s AND event_type = 'governance' ORDER BY recorded_at",
+                               (owner,)).fetchall()
+    assert audit == [("invalidate", "never lived there"), ("invalidate", "wrong")]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
+
+from fastapi.testclient import TestClient
 
 from curator import proposal as p
 from graph.db import Database
@@ -18,6 +20,10 @@ from graph.review import (
     render_review,
     show,
 )
+from graph.tokens import Principal
+from resolvers.context import Context
+from resolvers.schema import build_schema
+from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 from tests.test_governance import T0, T1, commit, entity, fact, ok, pending_ids, rel
 
 UID = uuid.UUID(int=1)
@@ -129,3 +135,78 @@ def test_merges_are_not_corrections(db: Database, owner: str) -> None:
     assert correction_notices(db, owner, "c", start) == []
     ok(commit(db, owner, fact("pet:luna", "birthday", "2019-04-01", source="agent", confidence=0.3), chat_id="c"))
     assert pending_ids(db, owner, "pet:luna", "birthday")
+
+
+# --- over GraphQL -------------------------------------------------------------------------------------
+
+REVIEW = """{ pendingReview { message items { number kind question factId conflictingFactId
+  yes { mutation args call } no { mutation call } entities { ref name facts { predicate value } } } } }"""
+RESULT = "{ ok runId commit { committed rejected { code } replayed } merges { id merged into splitAt } }"
+
+
+def test_governance_over_graphql(client: TestClient, make_token: MakeToken, db: Database,  # noqa: F811
+                                 owner: str) -> None:
+    token = make_token()
+    ok(commit(db, owner, entity("pet:luna", "Luna"), entity("pet:lunah", "Lunah"),
+              fact("pet:luna", "birthday", "2019-04-01"),
+              fact("pet:luna", "birthday", "2019-05-01", source="agent", confidence=0.2),
+              fact("pet:lunah", "feeding_time", "07:00", source="agent", confidence=0.2), chat_id="c"))
+    body = gql(client, token, REVIEW)
+    assert "errors" not in body, body
+    review = body["data"]["pendingReview"]
+    assert [i["kind"] for i in review["items"]] == ["CONFLICT", "PENDING_FACT", "MERGE_SUGGESTION"]
+    assert review["message"].count("\n") == 3 and "1. Luna's birthday: 2019-05-01 instead of" in review["message"]
+    conflict, pending, merge = review["items"]
+    assert conflict["entities"] == [{"ref": "pet:luna", "name": "Luna",
+                                     "facts": [{"predicate": "birthday", "value": "2019-04-01"}]}]
+    assert merge["yes"]["call"] in review["message"] and merge["no"] is None
+
+    accept = f'mutation {{ acceptProposal(id: "{conflict["factId"]}", runId: "acc-1") {RESULT} }}'
+    assert gql(client, token, accept)["data"]["acceptProposal"]["ok"]
+    assert gql(client, token, accept)["data"]["acceptProposal"]["commit"]["replayed"]
+    again = gql(client, token, accept.replace("acc-1", "acc-2"))
+    assert codes(again) == ["NOT_PENDING"] and again["data"]["acceptProposal"]["ok"] is False
+    reject = f'mutation {{ rejectProposal(id: "{pending["factId"]}", reason: "no") {RESULT} }}'
+    assert gql(client, token, reject)["data"]["rejectProposal"]["commit"]["committed"] == 1
+    merged = gql(client, token, f'mutation {{ mergeEntities(entity: "pet:lunah", into: "pet:luna") {RESULT} }}')
+    [made] = merged["data"]["mergeEntities"]["merges"]
+    assert (made["merged"], made["into"], made["splitAt"]) == ("pet:lunah", "pet:luna", None)
+    split = gql(client, token, f'mutation {{ splitEntity(mergeId: "{made["id"]}") {RESULT} }}')
+    assert split["data"]["splitEntity"]["merges"][0]["splitAt"] is not None
+    assert gql(client, token, REVIEW)["data"]["pendingReview"]["items"][0]["kind"] == "MERGE_SUGGESTION"
+
+    history = gql(client, token, '{ factHistory(ref: "pet:luna", predicate: "birthday") { id status } }')
+    active = [f["id"] for f in history["data"]["factHistory"] if f["status"] == "active"]
+    invalid = gql(client, token, f'mutation {{ invalidateFact(id: "{active[0]}", reason: "typo") {RESULT} }}')
+    assert invalid["data"]["invalidateFact"]["ok"]
+    notices = gql(client, token, '{ correctionNotices(chatId: "c", since: "2000-01-01T00:00:00Z") { text } }')
+    assert notices == {"data": {"correctionNotices": []}}
+    for bad, code in (('acceptProposal(id: "nope")', "INVALID_OPERATION"),
+                      ('splitEntity(entity: "pet:luna")', "NOT_MERGED"),
+                      ('mergeEntities(entity: "pet:luna", into: "pet:luna", runId: "")', "INVALID_OPERATION")):
+        assert codes(gql(client, token, f"mutation {{ {bad} {{ ok }} }}")) == [code], bad
+    assert codes(gql(client, token, "{ pendingReview(limit: 0) { message } }")) == ["BAD_LIMIT"]
+
+
+def test_query_limits_are_typed(client: TestClient, make_token: MakeToken) -> None:  # noqa: F811
+    token = make_token()
+    fields = "items { entities { facts { predicate value validFrom validTo source confidence status } } }"
+    many = " ".join(f"r{i}: pendingReview(limit: 100) {{ {fields} }}" for i in range(10))
+    assert codes(gql(client, token, f"{{ {many} }}")) == ["QUERY_TOO_COMPLEX"]
+    deep = "{ relationTypes " + "{ key " * 0 + "{ key } }"
+    assert "errors" not in gql(client, token, deep)
+    nested = "fragment F on ReviewItem { entities { facts { predicate } } } " \
+             "{ pendingReview { items { ...F } } }"
+    assert "errors" not in gql(client, token, nested)
+    introspection = "{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType " \
+                    "{ ofType { ofType { name } } } } } } } } } } } }"
+    assert "errors" not in gql(client, token, introspection)
+
+
+def test_depth_limit_is_typed(settings: Any) -> None:
+    shallow = build_schema(max_depth=1)
+    ctx = Context(cast(Database, None), settings, Principal("someone"))
+    shallow_enough = shallow.execute_sync("{ relationTypes { key } }", context_value=ctx)
+    assert all(e.extensions != {"code": "QUERY_TOO_DEEP"} for e in shallow_enough.errors or [])
+    result = shallow.execute_sync("{ pendingReview { items { yes { call } } } }", context_value=ctx)
+    assert result.errors and result.errors[0].extensions == {"code": "QUERY_TOO_DEEP"}
