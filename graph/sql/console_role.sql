@@ -1,0 +1,1 @@
+SET LOCAL ROLE worldmem_console
