@@ -1,4 +1,6 @@
-"""Compact text for the agent: one line per fact with a uniform provenance suffix. Pure functions.
+"""What the agent reads: the views its tools answer with, and their compact text (pure functions).
+
+One line per fact, with a uniform provenance suffix:
 
     pet:luna feeding_time = "07:00" · 👤 2026-11-02 · scope chat:c1 · ●●●●
 
@@ -42,8 +44,36 @@ class EntityMatch(BaseModel):
     kind: str
     name: str
     score: float = Field(description="1.0 for an exact ref, name or alias; trigram similarity otherwise")
-    via: str = Field(description="ref | name | alias | similar name | similar alias | words of name")
+    via: str = Field(description="ref | name | alias | similar name | similar alias")
     matched: str = Field(description="The name, alias or ref that matched")
+
+
+class Found(BaseModel):
+    """find_entity's answer: ranked candidates, whether the name picks one, and a message if not."""
+
+    query: str
+    kind: str | None = None
+    matches: list[EntityMatch] = Field(default_factory=list)
+    ambiguous: bool = False
+    message: str | None = None
+
+    @property
+    def unique(self) -> EntityMatch | None:
+        return self.matches[0] if self.matches and not self.ambiguous else None
+
+
+class SearchHit(BaseModel):
+    """An entity (by name or alias) or a current fact (by value) that matches a search."""
+
+    score: float
+    entity: EntityMatch | None = None
+    statement: Statement | None = None
+
+
+class SearchResult(BaseModel):
+    query: str
+    hits: list[SearchHit] = Field(default_factory=list)
+    message: str | None = None
 
 
 class EventNote(BaseModel):
@@ -178,6 +208,30 @@ def facts_block(statements: Sequence[Statement], empty: str = "(no current facts
 def approx_tokens(text: str) -> int:
     """The budget's unit: about four characters per token."""
     return math.ceil(len(text) / 4)
+
+
+def find_text(found: Found) -> str:
+    if not found.matches:
+        return found.message or no_match(found.query)
+    if found.ambiguous:
+        return ambiguous(found.query, found.matches)
+    best, others = found.matches[0], found.matches[1:]
+    lines = [f'"{found.query}" is {best.ref}:', candidate_line(best)]
+    if others:
+        lines += ["Less likely:", *(candidate_line(c) for c in others)]
+    return "\n".join(lines)
+
+
+def search_text(result: SearchResult) -> str:
+    if not result.hits:
+        return result.message or f'Nothing in memory matches "{result.query}".'
+    lines = [f'Search "{result.query}": {len(result.hits)} hits, best first']
+    for hit in result.hits:
+        if hit.entity is not None:
+            lines.append(f"- {entity_line(hit.entity)}{SEP}{hit.entity.via} \"{hit.entity.matched}\"")
+        elif hit.statement is not None:
+            lines.append(f"- {fact_line(hit.statement)}")
+    return "\n".join(lines)
 
 
 def about_text(about: About, empty: str = "(no current facts)") -> str:

@@ -11,45 +11,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
-from pydantic import BaseModel, Field
 
 from graph.db import Database
 from graph.reads import FactView
-from graph.render import EntityMatch, Statement
+from graph.render import EntityMatch, Found, SearchHit, SearchResult, Statement
 from graph.sql import load
 
 EXACT = 1.0
 # Fuzzy candidates closer than this to the best one leave the choice open.
 CLEAR_LEAD = 0.15
 MAX_QUERY = 300
-
-
-class Found(BaseModel):
-    """find_entity's answer: ranked candidates, whether the name picks one, and a message if not."""
-
-    query: str
-    kind: str | None = None
-    matches: list[EntityMatch] = Field(default_factory=list)
-    ambiguous: bool = False
-    message: str | None = None
-
-    @property
-    def unique(self) -> EntityMatch | None:
-        return self.matches[0] if self.matches and not self.ambiguous else None
-
-
-class SearchHit(BaseModel):
-    """An entity (by name or alias) or a current fact (by value) that matches a search."""
-
-    score: float
-    entity: EntityMatch | None = None
-    statement: Statement | None = None
-
-
-class SearchResult(BaseModel):
-    query: str
-    hits: list[SearchHit] = Field(default_factory=list)
-    message: str | None = None
 
 
 def now() -> datetime:
