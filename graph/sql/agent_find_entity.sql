@@ -1,5 +1,6 @@
 -- Candidates for a name: the exact ref, canonical name or believed alias (score 1), else names and
--- aliases that contain a similar word sequence (pg_trgm word similarity, over its threshold of 0.6).
+-- aliases that are similar (pg_trgm similarity >= 0.3) or contain a similar word sequence (word
+-- similarity >= 0.6); the score is the larger of the two.
 -- A merged entity stands for its survivor; each entity comes once, with its best match.
 WITH hits AS (
     SELECT id AS entity_id, 'ref' AS via, ref AS matched, 1.0::float8 AS score
@@ -15,14 +16,17 @@ WITH hits AS (
     WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND superseded_at IS NULL
       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
     UNION ALL
-    (SELECT id, 'similar name', canonical_name, word_similarity(lower(%(query)s), canonical_name)
+    (SELECT id, 'similar name', canonical_name, greatest(similarity(lower(%(query)s), canonical_name),
+                     word_similarity(lower(%(query)s), canonical_name))
      FROM entities
-     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% canonical_name
+     WHERE owner_sub = wm_owner() AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
      ORDER BY 4 DESC LIMIT 20)
     UNION ALL
-    (SELECT entity_id, 'similar alias', alias, word_similarity(lower(%(query)s), alias_norm)
+    (SELECT entity_id, 'similar alias', alias, greatest(similarity(lower(%(query)s), alias_norm),
+                     word_similarity(lower(%(query)s), alias_norm))
      FROM entity_aliases
-     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% alias_norm AND superseded_at IS NULL
+     WHERE owner_sub = wm_owner() AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
+       AND superseded_at IS NULL
        AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
      ORDER BY 4 DESC LIMIT 20)
 ), best AS (

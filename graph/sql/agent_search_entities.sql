@@ -1,14 +1,18 @@
--- Entities whose canonical name or a believed alias contains a word sequence similar to the query.
+-- Entities whose canonical name or a believed alias is similar to the query (pg_trgm similarity) or
+-- contains a similar word sequence (word similarity); the score is the larger of the two.
 WITH hits AS (
     (SELECT id AS entity_id, 'name' AS via, canonical_name AS matched,
-            word_similarity(lower(%(query)s), canonical_name) AS score
+            greatest(similarity(lower(%(query)s), canonical_name),
+                     word_similarity(lower(%(query)s), canonical_name)) AS score
      FROM entities
-     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% canonical_name
+     WHERE owner_sub = wm_owner() AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
      ORDER BY 4 DESC LIMIT %(limit)s)
     UNION ALL
-    (SELECT entity_id, 'alias', alias, word_similarity(lower(%(query)s), alias_norm)
+    (SELECT entity_id, 'alias', alias, greatest(similarity(lower(%(query)s), alias_norm),
+                     word_similarity(lower(%(query)s), alias_norm))
      FROM entity_aliases
-     WHERE owner_sub = wm_owner() AND lower(%(query)s) <%% alias_norm AND superseded_at IS NULL
+     WHERE owner_sub = wm_owner() AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
+       AND superseded_at IS NULL
        AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
      ORDER BY 4 DESC LIMIT %(limit)s)
 )

@@ -1,0 +1,110 @@
+"""The agent's read tools and the context builder over GraphQL (owner-scoped by the token).
+
+Every tool field answers with typed data and `text` for the agent. Tools never guess: a name that fits
+several entities comes back with `candidates`, an unknown one with a `message` (both also in `text`).
+`worldContext` never fails: any error becomes an empty block with a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+import strawberry
+from strawberry.types import Info
+
+from graph import context, recall, search
+from graph.context import ContextRequest
+from resolvers.agent_types import EntityFacts, FindEntityResult, SearchResult, WorldContext
+from resolvers.context import blocking, database, principal
+
+log = logging.getLogger("worldmem.agent")
+MAX_MESSAGE = 20_000
+MAX_CHAIN = 20
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(value, high))
+
+
+async def find_entity(info: Info[Any, Any], query: str, kind: str | None = None, limit: int = 5) -> FindEntityResult:
+    found = await blocking(search.find_entity, database(info), principal(info).owner, query, kind,
+                           _clamp(limit, 1, 20))
+    return FindEntityResult.from_view(found)
+
+
+async def get_entity(info: Info[Any, Any], ref: str) -> EntityFacts:
+    return EntityFacts.from_view(await blocking(recall.get_entity, database(info), principal(info).owner, ref))
+
+
+async def recall_facts_about(info: Info[Any, Any], entity_or_query: str, predicate: str | None = None,
+                             scope: str | None = None, scope_chain: list[str] | None = None) -> EntityFacts:
+    chain = [*([scope] if scope else []), *(scope_chain or [])][:MAX_CHAIN] or None
+    about = await blocking(recall.recall_facts_about, database(info), principal(info).owner, entity_or_query,
+                           predicate, chain)
+    return EntityFacts.from_view(about)
+
+
+async def get_fact_history(info: Info[Any, Any], ref: str, predicate: str) -> EntityFacts:
+    about = await blocking(recall.get_fact_history, database(info), principal(info).owner, ref, predicate)
+    return EntityFacts.from_view(about)
+
+
+async def get_state_at(info: Info[Any, Any], ref: str, valid_time: datetime) -> EntityFacts:
+    about = await blocking(recall.state_at, database(info), principal(info).owner, ref, valid_time)
+    return EntityFacts.from_view(about)
+
+
+async def get_state_as_known_at(info: Info[Any, Any], ref: str, system_time: datetime,
+                                valid_time: datetime | None = None) -> EntityFacts:
+    about = await blocking(recall.state_as_known_at, database(info), principal(info).owner, ref, system_time,
+                           valid_time)
+    return EntityFacts.from_view(about)
+
+
+async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10) -> SearchResult:
+    result = await blocking(search.search_world_memory, database(info), principal(info).owner, query,
+                            _clamp(limit, 1, 50))
+    return SearchResult.from_view(result)
+
+
+async def world_context(info: Info[Any, Any], message: str, chat_id: str | None = None,
+                        scope_chain: list[str] | None = None, budget_tokens: int = 1000) -> WorldContext:
+    who = principal(info)  # outside the guard: an unauthenticated caller gets an error, not a block
+    try:
+        request = ContextRequest(chat_id=chat_id[:200] if chat_id else None, message=message[:MAX_MESSAGE],
+                                 scope_chain=(scope_chain or [])[:MAX_CHAIN],
+                                 budget_tokens=_clamp(budget_tokens, 50, 100_000))
+        view = await blocking(context.world_context, database(info), who.owner, request)
+    except Exception:
+        log.exception("worldContext failed before the builder ran")
+        view = context.WorldContext(budget_tokens=budget_tokens,
+                                    warnings=["memory unavailable (internal error); continuing without world state"])
+    return WorldContext.from_view(view)
+
+
+@strawberry.type
+class AgentQuery:
+    find_entity: FindEntityResult = strawberry.field(
+        resolver=find_entity, description="Entities a name may refer to: exact ref, alias or name first, "
+                                          "then similar names; ambiguity is stated, never guessed")
+    get_entity: EntityFacts = strawberry.field(
+        resolver=get_entity, description="An entity by ref or alias: aliases and every current fact")
+    recall_facts_about: EntityFacts = strawberry.field(
+        resolver=recall_facts_about, description="Current facts about an entity named by ref, alias or words; "
+                                                 "`predicate` is a glob (feeding*); a scope (chain, most specific "
+                                                 "first) resolves scoped facts")
+    get_fact_history: EntityFacts = strawberry.field(
+        resolver=get_fact_history, description="Every recorded value of (ref, predicate), superseded included")
+    get_state_at: EntityFacts = strawberry.field(
+        resolver=get_state_at, description="stateAt for the agent: what is believed now about validTime")
+    get_state_as_known_at: EntityFacts = strawberry.field(
+        resolver=get_state_as_known_at, description="stateAsKnownAt for the agent: what was believed at "
+                                                    "systemTime about validTime (default systemTime)")
+    search_world_memory: SearchResult = strawberry.field(
+        resolver=search_world_memory, description="Full-text and trigram search over names, aliases and "
+                                                  "current fact values")
+    world_context: WorldContext = strawberry.field(
+        resolver=world_context, description="The Known World State block for one turn of a chat, within "
+                                            "budgetTokens (about 4 characters each); never an error")

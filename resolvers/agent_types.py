@@ -1,0 +1,158 @@
+"""GraphQL types of the agent's read tools and of worldContext. Each result carries typed data for the
+explorer and `text`, the compact rendering the agent reads (graph.render). Facts reuse the ledger's
+`Fact` type; one mapping per view (`from_view`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+
+from graph import context as ctx
+from graph import render as r
+from resolvers.ledger_types import Fact
+
+
+@strawberry.type(description="A fact as the agent reads it: its subject, the row, and one line of text")
+class AgentFact:
+    subject: str = strawberry.field(description="Ref of the subject entity")
+    text: str = strawberry.field(description="The fact with its provenance suffix")
+    fact: Fact
+
+    @classmethod
+    def from_view(cls, st: r.Statement) -> AgentFact:
+        return cls(subject=st.subject, text=r.fact_line(st), fact=Fact.from_view(st.fact))
+
+
+@strawberry.type(description="An entity that a name may refer to, and how it matched")
+class EntityMatch:
+    ref: str
+    kind: str
+    name: str
+    score: float = strawberry.field(description="1.0 for an exact ref, name or alias; else trigram similarity")
+    via: str = strawberry.field(description="ref | name | alias | similar name | similar alias | owner")
+    matched: str = strawberry.field(description="The name, alias, ref or message span that matched")
+
+    @classmethod
+    def from_view(cls, m: r.EntityMatch) -> EntityMatch:
+        return cls(ref=m.ref, kind=m.kind, name=m.name, score=m.score, via=m.via, matched=m.matched)
+
+
+def _matches(ms: list[r.EntityMatch]) -> list[EntityMatch]:
+    return [EntityMatch.from_view(m) for m in ms]
+
+
+@strawberry.type(description="Candidates for a name, best first; `ambiguous` when the name picks none")
+class FindEntityResult:
+    query: str
+    kind: str | None
+    matches: list[EntityMatch]
+    ambiguous: bool
+    message: str | None
+    text: str
+
+    @classmethod
+    def from_view(cls, f: r.Found) -> FindEntityResult:
+        return cls(query=f.query, kind=f.kind, matches=_matches(f.matches), ambiguous=f.ambiguous,
+                   message=f.message, text=r.find_text(f))
+
+
+@strawberry.type(description="Facts about one entity; when no single entity is named, `entity` is null "
+                             "and `candidates`/`message` say why")
+class EntityFacts:
+    query: str
+    entity: EntityMatch | None
+    aliases: list[str]
+    facts: list[AgentFact]
+    candidates: list[EntityMatch]
+    heading: str | None
+    message: str | None
+    text: str
+
+    @classmethod
+    def from_view(cls, a: r.About) -> EntityFacts:
+        return cls(query=a.query, entity=EntityMatch.from_view(a.entity) if a.entity else None,
+                   aliases=a.aliases, facts=[AgentFact.from_view(s) for s in a.statements],
+                   candidates=_matches(a.candidates), heading=a.heading, message=a.message, text=r.about_text(a))
+
+
+@strawberry.type(description="An entity (by name or alias) or a current fact (by value)")
+class SearchHit:
+    score: float
+    entity: EntityMatch | None
+    fact: AgentFact | None
+
+
+@strawberry.type
+class SearchResult:
+    query: str
+    hits: list[SearchHit]
+    message: str | None
+    text: str
+
+    @classmethod
+    def from_view(cls, s: r.SearchResult) -> SearchResult:
+        hits = [SearchHit(score=h.score, entity=EntityMatch.from_view(h.entity) if h.entity else None,
+                          fact=AgentFact.from_view(h.statement) if h.statement else None) for h in s.hits]
+        return cls(query=s.query, hits=hits, message=s.message, text=r.search_text(s))
+
+
+@strawberry.type(description="A world event and its direct cause")
+class ContextEvent:
+    id: strawberry.ID
+    occurred_at: datetime
+    event_type: str
+    summary: str | None
+    target: str | None
+    chat_id: str | None
+    cause_type: str | None
+    cause_summary: str | None
+    intent: str | None
+    intent_outcome: str | None
+    text: str
+
+    @classmethod
+    def from_view(cls, e: r.EventNote) -> ContextEvent:
+        return cls(**e.model_dump(exclude={"id"}), id=strawberry.ID(e.id), text=r.event_line(e))
+
+
+@strawberry.type
+class LinkedEntity:
+    entity: EntityMatch
+    facts: list[AgentFact]
+
+
+@strawberry.type(description="A message span that names several entities equally well: not linked")
+class AmbiguousSpan:
+    span: str
+    candidates: list[str]
+
+
+@strawberry.type(description="The Known World State for one turn: markdown for the prompt, and its parts")
+class WorldContext:
+    markdown: str = strawberry.field(description="Empty when memory was unavailable (see warnings)")
+    tokens: int = strawberry.field(description="Approximate size (characters / 4)")
+    budget_tokens: int
+    scope_chain: list[str]
+    owner_ref: str | None
+    linked: list[LinkedEntity]
+    ambiguous: list[AmbiguousSpan]
+    policies: list[AgentFact]
+    preferences: list[AgentFact]
+    events: list[ContextEvent]
+    dropped: int = strawberry.field(description="Lines left out to fit the budget")
+    warnings: list[str]
+
+    @classmethod
+    def from_view(cls, w: ctx.WorldContext) -> WorldContext:
+        def facts(sts: list[r.Statement]) -> list[AgentFact]:
+            return [AgentFact.from_view(s) for s in sts]
+
+        return cls(
+            markdown=w.markdown, tokens=w.tokens, budget_tokens=w.budget_tokens, scope_chain=w.scope_chain,
+            owner_ref=w.owner_ref, dropped=w.dropped, warnings=w.warnings,
+            linked=[LinkedEntity(entity=EntityMatch.from_view(le.entity), facts=facts(le.statements))
+                    for le in w.linked],
+            ambiguous=[AmbiguousSpan(span=a.span, candidates=a.candidates) for a in w.ambiguous],
+            policies=facts(w.policies), preferences=facts(w.preferences),
+            events=[ContextEvent.from_view(e) for e in w.events])
