@@ -136,6 +136,16 @@ def test_reject_invalidates_and_suppresses_until_the_user_says_it(db: Database, 
     ok(commit(db, owner, fact("pet:luna", "feeding_time", "07:00", source="agent", valid_from=T2)))
 
 
+def test_a_marker_follows_its_subject_into_a_merge(db: Database, owner: str) -> None:
+    ok(commit(db, owner, entity("pet:lu", "Lu"), entity("pet:luna", "Luna"),
+              fact("pet:lu", "feeding_time", "07:00", source="agent", confidence=0.3)))
+    [pending] = pending_ids(db, owner, "pet:lu", "feeding_time")
+    ok(commit(db, owner, p.RejectProposal(fact_id=pending), p.MergeEntities(entity="pet:lu", into="pet:luna")))
+    assert codes(commit(db, owner, fact("pet:lu", "feeding_time", "07:00", source="agent"))) == ["SUPPRESSED"]
+    ok(commit(db, owner, fact("pet:luna", "feeding_time", "07:00")))
+    ok(commit(db, owner, fact("pet:luna", "feeding_time", "07:00", source="agent", valid_from=T1)))
+
+
 def test_reject_of_a_pending_relationship_suppresses_the_object(db: Database, owner: str) -> None:
     ok(commit(db, owner, entity("person:ann", "Ann"), entity("place:rome", "Rome"), entity("place:oslo", "Oslo")))
     ok(commit(db, owner, rel("person:ann", "lives_in", "place:rome", source="agent", confidence=0.2)))
