@@ -1,0 +1,147 @@
+"""The agent client against a real server (uvicorn on a free localhost port): its methods, and its tools
+driven by pydantic-ai's FunctionModel and TestModel. Never the internet."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import uvicorn
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.test import TestModel
+
+from graph.db import Database
+from graph.demo import load_demo
+from graph.settings import Settings
+from resolvers.app import create_app
+from resolvers.client import MemoryUnavailable, ToolInputError, WorldmemClient, worldmem_toolset
+from tests.gql import MakeToken, make_token  # noqa: F401
+
+NOW = datetime.now(UTC).replace(second=0, microsecond=0)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(settings: Settings, app_db_url: str) -> Iterator[str]:
+    port = free_port()
+    config = uvicorn.Config(create_app(settings, database_url=app_db_url), host="127.0.0.1", port=port,
+                            log_level="warning", lifespan="on")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def token(db: Database, owner: str, make_token: MakeToken) -> str:  # noqa: F811
+    load_demo(db, owner, now=NOW)
+    return make_token()
+
+
+def test_client_methods_return_the_agent_text(server: str, token: str) -> None:
+    async def run() -> dict[str, str]:
+        async with WorldmemClient(server, token) as memory:
+            return {
+                "find": await memory.find_entity("Luni"),
+                "entity": await memory.get_entity("pet:luna"),
+                "recall": await memory.recall_facts_about("Basti", "answer*", scope="repo:home-agent"),
+                "history": await memory.get_fact_history("pet:luna", "feeding_time"),
+                "state": await memory.state_at("pet:luna", NOW - timedelta(days=20)),
+                "known": await memory.state_as_known_at("pet:luna", NOW - timedelta(days=10)),
+                "search": await memory.search_world_memory("vet"),
+                "context": await memory.world_context("When is the cat fed?", chat_id="c1"),
+            }
+
+    out = asyncio.run(run())
+    assert out["find"].startswith('"Luni" is pet:luna')
+    assert out["entity"].startswith("pet:luna — Luna (pet)")
+    assert '"en"' in out["recall"] and '"de"' not in out["recall"]
+    assert "superseded" in out["history"]
+    assert '"07:00"' in out["state"] and "As known on" in out["known"]
+    assert "policy:no-late-food" in out["search"]
+    assert out["context"].startswith("## Known World State") and "**pet:luna**" in out["context"]
+
+
+def test_errors_are_typed(server: str, token: str) -> None:
+    async def run() -> None:
+        async with WorldmemClient(server + "/graphql", token) as memory:
+            with pytest.raises(ToolInputError):
+                await memory.execute('{ getStateAt(ref: "pet:luna", validTime: "2026-01-01") { text } }')
+        async with WorldmemClient(server, "wm_not-a-token") as stranger:
+            with pytest.raises(MemoryUnavailable, match="UNAUTHENTICATED"):
+                await stranger.get_entity("pet:luna")
+            assert await stranger.world_context("hello") == ""
+
+    asyncio.run(run())
+
+
+SCRIPT = [("find_entity", {"query": "the cat"}), ("find_entity", {"query": "Luna"}),
+          ("get_entity", {"ref": "pet:luna"}),
+          ("recall_facts_about", {"entity_or_query": "pet:luna", "predicate": "feeding*"}),
+          ("get_fact_history", {"ref": "pet:luna", "predicate": "feeding_time"}),
+          ("state_at", {"ref": "pet:luna", "valid_time": "2020-01-01T00:00:00Z"}),
+          ("state_as_known_at", {"ref": "pet:luna", "system_time": (NOW - timedelta(days=10)).isoformat()}),
+          ("search_world_memory", {"query": "vet advice"})]
+
+
+def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+    """Call every tool once, in one response, then answer with what came back."""
+    returns = [p for m in messages if isinstance(m, ModelRequest) for p in m.parts if isinstance(p, ToolReturnPart)]
+    if not returns:
+        return ModelResponse(parts=[ToolCallPart(name, args, tool_call_id=f"c{i}") for i, (name, args) in
+                                    enumerate(SCRIPT)])
+    return ModelResponse(parts=[TextPart("\n\n".join(str(p.content) for p in returns))])
+
+
+def test_toolset_with_a_scripted_model(server: str, token: str) -> None:
+    async def run() -> tuple[list[str], str]:
+        async with WorldmemClient(server, token) as memory:
+            agent = Agent(FunctionModel(scripted), toolsets=[worldmem_toolset(memory)])
+            result = await agent.run("What do you know about Luna?")
+        names = [p.tool_name for m in result.all_messages() if isinstance(m, ModelRequest) for p in m.parts
+                 if isinstance(p, ToolReturnPart)]
+        return names, result.output
+
+    names, output = asyncio.run(run())
+    assert sorted(names) == sorted(n for n, _ in SCRIPT)
+    assert '"the cat" is pet:luna' in output and '"Luna" is pet:luna' in output
+    assert "History of feeding_time" in output and "policy:no-late-food" in output
+    assert "No entity" not in output and "Memory is unavailable" not in output
+
+
+NO_DATES = ["find_entity", "get_entity", "recall_facts_about", "get_fact_history", "search_world_memory"]
+
+
+def test_toolset_with_test_model_and_an_unreachable_server(server: str, token: str) -> None:
+    async def run(url: str) -> Any:
+        async with WorldmemClient(url, token, timeout=2) as memory:
+            # TestModel makes up arguments ("a"): the tools that take a date would only be retried
+            agent = Agent(TestModel(call_tools=NO_DATES), toolsets=[worldmem_toolset(memory)])
+            return await agent.run("anything")
+
+    reachable = asyncio.run(run(server))
+    assert reachable.output
+    down = asyncio.run(run(f"http://127.0.0.1:{free_port()}"))
+    returned = [str(p.content) for m in down.all_messages() if isinstance(m, ModelRequest) for p in m.parts
+                if isinstance(p, ToolReturnPart)]
+    assert len(returned) == len(NO_DATES) and all(r.startswith("Memory is unavailable") for r in returned)
