@@ -16,6 +16,7 @@ db-up: $(STAMP)
 	$(VENV)/bin/worldmem db up
 
 run: db-up
+	$(VENV)/bin/worldmem demo
 	$(VENV)/bin/worldmem serve
 
 test: db-up

@@ -128,6 +128,22 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if report.ok else 1
 
 
+@command("demo")
+def _demo(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.db import Database
+    from graph.demo import load_demo
+
+    database = Database(role_url(settings, "app"), max_size=1)
+    try:
+        report = load_demo(database, args.owner)
+    finally:
+        database.close()
+    embedded.progress(f"demo world of owner {args.owner!r}: loaded {', '.join(report.committed) or 'nothing new'}"
+                      f"{'; already there: ' + ', '.join(report.skipped) if report.skipped else ''}")
+    embedded.progress(f"a token to explore it: worldmem token create --owner {args.owner}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="worldmem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -140,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int)
     doctor = sub.add_parser("doctor", help="check that the graph mirror equals the ledger")
     doctor.add_argument("--url", help="admin URL of the database (default: the configured one)")
+    demo = sub.add_parser("demo", help="load the demo world (Basti, Luna, home-agent, #42); idempotent")
+    demo.add_argument("--owner", default="demo", help="the owner to load it for (default: demo)")
     for extend in EXTENSIONS:
         extend(sub)
     return parser

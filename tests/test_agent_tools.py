@@ -14,7 +14,10 @@ from graph import recall, search
 from graph.committer import commit_proposal
 from graph.db import Database
 from graph.demo import load_demo
+from graph.settings import get_settings
 from graph.sql import load
+from resolvers.cli import main
+from tests.conftest import TEST_DB
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 from tests.test_n_plus_one import Counter, counter  # noqa: F401
 
@@ -194,3 +197,17 @@ def test_world_context_costs_the_same_statements_for_one_or_many_entities(
         costs.append((counter.statements, len(body["data"]["worldContext"]["linked"])))
     assert costs[0][1] == 1 and costs[1][1] == 4
     assert costs[0][0] == costs[1][0], f"statements grew with the number of entities: {costs}"
+
+
+def test_demo_command_is_idempotent(db: Database, owner: str, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("WORLDMEM_DB_NAME", TEST_DB)
+    get_settings.cache_clear()
+    try:
+        assert main(["demo", "--owner", owner]) == 0
+        assert "loaded demo-1-setup" in capsys.readouterr().err
+        assert main(["demo", "--owner", owner]) == 0
+        assert "loaded nothing new; already there: demo-1-setup" in capsys.readouterr().err
+    finally:
+        get_settings.cache_clear()
+    assert recall.get_entity(db, owner, "person:basti").entity is not None
