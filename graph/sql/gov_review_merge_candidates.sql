@@ -16,5 +16,9 @@ JOIN entities a ON a.id = r.id
 JOIN entities b ON b.owner_sub = a.owner_sub AND b.kind = a.kind AND b.status = 'active' AND b.id <> a.id
 WHERE similarity(a.canonical_name, b.canonical_name) BETWEEN %(low)s AND %(high)s
   AND lower(a.canonical_name) <> lower(b.canonical_name)
+  -- A pair the owner split after merging it is known to be two things.
+  AND NOT EXISTS (SELECT 1 FROM entity_merges m
+                  WHERE m.owner_sub = a.owner_sub AND m.split_at IS NOT NULL
+                    AND ((m.merged_id, m.into_id) = (a.id, b.id) OR (m.merged_id, m.into_id) = (b.id, a.id)))
 ORDER BY similarity DESC, a.id, b.id
 LIMIT %(limit)s
