@@ -168,6 +168,10 @@ EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
 ]
 
 
+# Commands in their own modules register themselves (@command and EXTENSIONS) when imported here.
+from resolvers import console_cli  # noqa: E402, F401  (worldmem cypher)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:

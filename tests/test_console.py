@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import subprocess
+import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -11,12 +15,14 @@ from fastapi.testclient import TestClient
 
 from curator.proposal import AssertRelationship, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.committer import commit_proposal
-from graph.console import ConsoleError, Statement, execute, run_console
+from graph.console import ConsoleError, ConsoleResult, Statement, execute, run_console
 from graph.console_text import mask, prepare, return_columns
 from graph.db import Database
+from resolvers.console_cli import Session, render, repl
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
 T0 = datetime(2020, 1, 1, tzinfo=UTC)
+WORLDMEM = str(Path(sys.executable).parent / "worldmem")
 CYPHER = "query($q: String!, $p: JSON) { cypher(query: $q, params: $p) { columns rows truncated } }"
 
 
@@ -210,3 +216,43 @@ def test_graphql_errors_are_typed(client: TestClient, make_token: MakeToken,  # 
 
 def test_graphql_cypher_needs_a_token(client: TestClient) -> None:  # noqa: F811
     assert codes(gql(client, None, CYPHER, {"q": "MATCH (n) RETURN n"})) == ["UNAUTHENTICATED"]
+
+
+# worldmem cypher ------------------------------------------------------------------------------------
+
+def test_cli_renders_a_table_and_json_lines() -> None:
+    result = ConsoleResult(["name", "n"], [["Ann", {"id": 1, "label": "Entity"}], ["x" * 80, None]], truncated=True)
+    table = render(result).splitlines()
+    assert table[0] == "name" + " " * 56 + " | n" and table[1].startswith("-" * 60 + "-+-")
+    assert table[2].startswith("Ann ") and table[2].endswith('{"id": 1, "label": "Entity"}')
+    assert table[3].startswith("x" * 59 + "…") and table[-1].startswith("(2 rows) (truncated")
+    assert render(result, as_json=True).splitlines()[0] == '{"name": "Ann", "n": {"id": 1, "label": "Entity"}}'
+
+
+def test_cli_repl_reads_multi_line_queries_and_commands(db: Database, owner: str, names: dict[str, str]) -> None:
+    lines = iter(["", "MATCH (n:Entity)", "WHERE n.name = $name", "RETURN n.kind AS kind;", ":params [1]",
+                  ':params {"name": "' + names["home"] + '"}', "MATCH (n:Entity) WHERE n.name = $name",
+                  "RETURN n.kind AS kind;", "CREATE (n) RETURN n;", ":limit 1", "UNWIND [1, 2] AS i RETURN i;",
+                  ":quit", "RETURN 'never read' AS x;"])
+
+    def read(prompt: str) -> str:
+        return next(lines)
+
+    out = io.StringIO()
+    repl(Session(db, owner, row_limit=10, timeout_ms=2000), read, out)
+    text = out.getvalue()
+    assert text.startswith("kind\n----\n(0 rows)\n")  # $name is null before :params
+    assert "error CONSOLE_SYNTAX: params must be a JSON object" in text
+    assert "kind\n-----\nplace\n(1 row)" in text
+    assert "error CONSOLE_WRITE_REFUSED" in text
+    assert "i\n-\n1\n(1 row) (truncated" in text and "never read" not in text
+
+
+def test_cli_one_shot_against_the_configured_database() -> None:
+    ok = subprocess.run([WORLDMEM, "cypher", "--owner", "nobody-cli", "-c", "RETURN 1 AS one;"],
+                        capture_output=True, text=True, timeout=60, check=False)
+    assert ok.returncode == 0 and ok.stdout.splitlines() == ["one", "---", "1", "(1 row)"], ok.stderr
+    refused = subprocess.run([WORLDMEM, "cypher", "--owner", "nobody-cli", "-c", "MATCH (n) DELETE n RETURN 1"],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert refused.returncode == 2 and "CONSOLE_WRITE_REFUSED" in refused.stderr
+    assert "Traceback" not in refused.stderr
