@@ -83,3 +83,33 @@ def test_review_of_n_entities_with_their_facts_costs_o1_statements(
         costs.append(statements)
     assert costs[0] == costs[1], f"statements grew with N: {costs}"
     assert costs[0] <= 12, costs
+
+
+AGENT_QUERIES = {
+    "searchWorldMemory": '{ searchWorldMemory(query: "zorblat", limit: 20) { text hits { __typename } } }',
+    "findEntity": '{ findEntity(query: "zorblat", limit: 20) { text matches { ref } } }',
+    "worldContext": '{ worldContext(message: "how are the zorblat pets", budgetTokens: 4000) { markdown } }',
+}
+
+
+@pytest.mark.parametrize("field", AGENT_QUERIES)
+def test_agent_tools_cost_o1_statements(client: TestClient, make_token: MakeToken, db: Database,  # noqa: F811
+                                        counter: Counter, field: str) -> None:
+    costs = []
+    for n in (1, 8):
+        owner = f"owner-{uuid.uuid4().hex[:12]}"
+        ops: list[Any] = []
+        for i in range(n):
+            ref = f"pet:zorblat{i}"
+            ops += [entity(ref, f"zorblat {i}", "zorblat" + "x" * i), fact(ref, "birthday", "2019-04-01"),
+                    fact(ref, "feeding_time", "07:00")]
+        ok(commit(db, owner, *ops))
+        token = make_token(owner)
+        counter.statements, counter.on = 0, True
+        try:
+            body = gql(client, token, AGENT_QUERIES[field])
+        finally:
+            counter.on = False
+        assert "errors" not in body, body
+        costs.append(counter.statements)
+    assert costs[0] == costs[1], f"{field}: statements grew with N: {costs}"
