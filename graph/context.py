@@ -23,7 +23,7 @@ from graph import linking, scopes
 from graph.budget import Entry, Section, assemble, trim
 from graph.db import Database
 from graph.errors import WorldmemError
-from graph.recall import facts_about
+from graph.recall import facts_params
 from graph.render import EntityMatch, EventNote, Statement, day, event_line, fact_line
 from graph.search import now, statement
 from graph.sql import load
@@ -86,18 +86,23 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     at = req.at or now()
     found = linking.spans(req.message)
     chat_ns = linking.chat_namespace(req.chat_id)
+    # Two round trips: pipelines send the statements of each step together.
     with db.owner_tx(owner, read_only=True) as conn:
-        rows = conn.execute(load("context_entities"), {
-            "refs": linking.refs(found), "spans": linking.norms(found), "at": at,
-            "max_policies": MAX_POLICIES}).fetchall()
+        with conn.pipeline():
+            conn.execute(load("context_generic_plans"))
+            rows = conn.execute(load("context_entities"), {
+                "refs": linking.refs(found), "spans": linking.norms(found), "at": at,
+                "max_policies": MAX_POLICIES}).fetchall()
         linked, unclear = linking.link(found, rows, chat_ns, at)
         me = _owner(rows)
         policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
         linked_ids = [m.id for m in linked]
         ids = _unique([*linked_ids, *([me.id] if me else []), *policy_ids])
-        fact_rows = facts_about(conn, ids, linked_ids, at) if ids else []
-        event_rows = conn.execute(load("context_events"), {
-            "ids": linked_ids, "chat_id": req.chat_id, "since": at - RECENT, **EVENTS}).fetchall()
+        with conn.pipeline():
+            facts = conn.execute(load("agent_facts_about"), facts_params(ids, linked_ids, at))
+            events = conn.execute(load("context_events"), {
+                "ids": linked_ids, "chat_id": req.chat_id, "since": at - RECENT, **EVENTS})
+            fact_rows, event_rows = facts.fetchall(), events.fetchall()
     chain = _chain(req, me)
     about = _resolved(fact_rows, chain)
     result = WorldContext(

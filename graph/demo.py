@@ -119,7 +119,7 @@ def load_demo(db: Database, owner: str = DEFAULT_OWNER, now: datetime | None = N
     report = DemoReport(owner=owner)
     t = (now or datetime.now(UTC)).replace(second=0, microsecond=0)
     for run_id, chat_id, at, ops in _steps(t):
-        if _committed(db, owner, run_id):
+        if committed(db, owner, run_id):
             report.skipped.append(run_id)
             continue
         proposal = MemoryMutationProposal(run_id=run_id, chat_id=chat_id, proposed_by="demo", operations=ops)
@@ -132,6 +132,7 @@ def load_demo(db: Database, owner: str = DEFAULT_OWNER, now: datetime | None = N
     return report
 
 
-def _committed(db: Database, owner: str, run_id: str) -> bool:
+def committed(db: Database, owner: str, run_id: str) -> bool:
+    """Whether the proposal `run_id` of `owner` was committed before."""
     with db.owner_tx(owner, read_only=True) as conn:
         return conn.execute(load("proposal_get"), {"run_id": run_id}).fetchone() is not None

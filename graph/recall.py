@@ -45,11 +45,14 @@ def _named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool) -> About:
     return about
 
 
+def facts_params(ids: Sequence[UUID], incoming: Sequence[UUID], at: datetime) -> dict[str, Any]:
+    return {"ids": list(ids), "incoming_ids": list(incoming), "at": at, "limit": MAX_FACTS}
+
+
 def facts_about(conn: psycopg.Connection[Any], ids: Sequence[UUID], incoming: Sequence[UUID],
                 at: datetime) -> list[dict[str, Any]]:
     """Current facts of `ids` and relationships pointing at `incoming`, in one query."""
-    return list(conn.execute(load("agent_facts_about"), {
-        "ids": list(ids), "incoming_ids": list(incoming), "at": at, "limit": MAX_FACTS}).fetchall())
+    return list(conn.execute(load("agent_facts_about"), facts_params(ids, incoming, at)).fetchall())
 
 
 def aliases_of(conn: psycopg.Connection[Any], ids: Sequence[UUID], at: datetime) -> dict[UUID, list[str]]:

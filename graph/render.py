@@ -119,7 +119,7 @@ def dots(confidence: float) -> str:
 
 
 def day(t: datetime) -> str:
-    return t.astimezone(UTC).strftime("%Y-%m-%d")
+    return t.astimezone(UTC).date().isoformat()
 
 
 def minute(t: datetime) -> str:

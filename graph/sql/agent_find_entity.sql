@@ -30,12 +30,14 @@ WITH hits AS (
        AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
      ORDER BY 4 DESC LIMIT 20)
 ), best AS (
-    SELECT DISTINCT ON (t.id) t.id, t.ref, t.kind, t.canonical_name AS name, h.via, h.matched, h.score
+    SELECT DISTINCT ON (coalesce(s.id, e.id)) coalesce(s.id, e.id) AS id, coalesce(s.ref, e.ref) AS ref,
+           coalesce(s.kind, e.kind) AS kind, coalesce(s.canonical_name, e.canonical_name) AS name,
+           h.via, h.matched, h.score
     FROM hits h
     JOIN entities e ON e.id = h.entity_id
-    JOIN entities t ON t.id = coalesce(e.merged_into_id, e.id)
-    WHERE %(kind)s::text IS NULL OR t.kind = %(kind)s::text
-    ORDER BY t.id, h.score DESC,
+    LEFT JOIN entities s ON s.id = e.merged_into_id
+    WHERE %(kind)s::text IS NULL OR coalesce(s.kind, e.kind) = %(kind)s::text
+    ORDER BY coalesce(s.id, e.id), h.score DESC,
              CASE h.via WHEN 'ref' THEN 0 WHEN 'alias' THEN 1 WHEN 'name' THEN 2 ELSE 3 END
 )
 SELECT id, ref, kind, name, via, matched, score

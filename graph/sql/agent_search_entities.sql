@@ -16,8 +16,10 @@ WITH hits AS (
        AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
      ORDER BY 4 DESC LIMIT %(limit)s)
 )
-SELECT DISTINCT ON (t.id) t.id, t.ref, t.kind, t.canonical_name AS name, h.via, h.matched, h.score::float8 AS score
+SELECT DISTINCT ON (coalesce(s.id, e.id)) coalesce(s.id, e.id) AS id, coalesce(s.ref, e.ref) AS ref,
+       coalesce(s.kind, e.kind) AS kind, coalesce(s.canonical_name, e.canonical_name) AS name,
+       h.via, h.matched, h.score::float8 AS score
 FROM hits h
 JOIN entities e ON e.id = h.entity_id
-JOIN entities t ON t.id = coalesce(e.merged_into_id, e.id)
-ORDER BY t.id, h.score DESC, h.via DESC
+LEFT JOIN entities s ON s.id = e.merged_into_id
+ORDER BY coalesce(s.id, e.id), h.score DESC, h.via DESC

@@ -2,6 +2,7 @@
 -- name or a believed alias valid at %(at)s (%(spans)s, lower case); the owner's person entity (ref
 -- person:me, or a person with the alias "me"); and active policies. A merged entity stands for its
 -- survivor. seen_at (when the alias was recorded) lets chat aliases win by recency.
+-- (No coalesce() in a join condition: under RLS it is not leakproof, and the join became a seq scan.)
 WITH hits AS (
     SELECT ref AS span, id AS entity_id, 'ref' AS via, NULL::text AS namespace, NULL::timestamptz AS seen_at
     FROM entities
@@ -31,7 +32,8 @@ WITH hits AS (
      ORDER BY created_at, id
      LIMIT %(max_policies)s)
 )
-SELECT h.span, h.via, h.namespace, h.seen_at, t.id, t.ref, t.kind, t.canonical_name AS name
+SELECT h.span, h.via, h.namespace, h.seen_at, coalesce(s.id, e.id) AS id, coalesce(s.ref, e.ref) AS ref,
+       coalesce(s.kind, e.kind) AS kind, coalesce(s.canonical_name, e.canonical_name) AS name
 FROM hits h
 JOIN entities e ON e.id = h.entity_id
-JOIN entities t ON t.id = coalesce(e.merged_into_id, e.id)
+LEFT JOIN entities s ON s.id = e.merged_into_id
