@@ -165,6 +165,11 @@ def _xml(query: str) -> str:
 SET_OWNER = "pg_catalog.set_config('app.current_owner'::pg_text, '<B_OWNER>'::pg_text, true)"
 FAKE_EDGE = "{id: 1, label: 'REL', start_id: <B_VID>, end_id: <B_VID>, properties: {}}::edge"
 FAKE_VERTEX = "{id: <B_VID>, label: 'Entity', properties: {}}::vertex"
+# In SQL, age_vle takes any start vertex, also another owner's: only reachable through SQL-running functions.
+SQL_VLE = ("SELECT <OUT> FROM ag_catalog.age_vle($$\"worldgraph\"$$, "
+           "$${\"id\": <B_VID>, \"label\": \"Entity\", \"properties\": {}}::vertex$$, NULL, "
+           "$${\"id\": 1, \"label\": \"REL\", \"start_id\": 1, \"end_id\": 1, \"properties\": {}}::edge$$, "
+           "$$1$$, $$3$$, $$1$$)")
 
 # (id, query template, expected from run_console, expected from the database alone via execute)
 CASES: list[tuple[str, str, str | set[str], str | set[str]]] = [
@@ -232,17 +237,28 @@ CASES: list[tuple[str, str, str | set[str], str | set[str]]] = [
     ("drop-graph", "RETURN " + _void("ag_catalog.drop_graph('worldgraph'::pg_text, true)"), DENIED, DENIED),
     ("load-labels", "RETURN " + _void("ag_catalog.load_labels_from_file('worldgraph'::pg_text, 'Entity'::pg_text, "
                                       "'/etc/passwd'::pg_text, true, true)"), DENIED, DENIED),
+    ("shortest-path-b", "RETURN ag_catalog.age_shortest_path('worldgraph', <B_VID>, <B_VID> + 1) AS p", DENIED, DENIED),
+    ("all-shortest-paths-b", "RETURN ag_catalog.age_all_shortest_paths('worldgraph', <B_VID>, <B_VID> + 1) AS p",
+     DENIED, DENIED),
+    ("vle-function-b", f"RETURN ag_catalog.age_vle('worldgraph', {FAKE_VERTEX}, null, {FAKE_EDGE}, 1, 3, 1) AS p",
+     DENIED, ANY),
+    ("prepare-cypher", "RETURN ag_catalog.age_prepare_cypher(pg_catalog.textout('worldgraph'::pg_text), "
+                       "pg_catalog.textout('MATCH (n) RETURN n'::pg_text)) AS prepared", DENIED, DENIED),
     ("vertex-stats-b", f"RETURN ag_catalog.age_vertex_stats('worldgraph', {FAKE_VERTEX})", DENIED, DENIED),
     ("graph-stats", "RETURN ag_catalog.age_graph_stats('worldgraph')", DENIED, DENIED),
     ("drop-graph-cache", "RETURN ag_catalog.age_delete_global_graphs('worldgraph')", DENIED, DENIED),
     ("notify", "RETURN " + _void("pg_catalog.pg_notify('c'::pg_text, 'x'::pg_text)"), DENIED, DENIED),
     ("nested-cypher", "RETURN ag_catalog.cypher('worldgraph'::pg_text, 'MATCH (n) RETURN n'::pg_text)", DENIED, ANY),
-    ("sql-via-xml-facts", _xml("SELECT * FROM facts"), DENIED, OK),
-    ("sql-via-xml-labels", _xml("SELECT * FROM worldgraph._ag_label_vertex"), DENIED, OK),
+    ("sql-via-xml-facts", _xml("SELECT * FROM facts"), DENIED, DENIED),
+    ("sql-via-xml-vle-b", _xml(SQL_VLE.replace("<OUT>", "ag_catalog.age_materialize_vle_path(edges)")), DENIED, DENIED),
+    ("ts-stat-vle-b", "RETURN ag_catalog.text_to_agtype(pg_catalog.textin(pg_catalog.record_out(pg_catalog.ts_stat('"
+     + SQL_VLE.replace("<OUT>", "pg_catalog.to_tsvector(pg_catalog.textin(ag_catalog.agtype_out("
+                                "ag_catalog.age_materialize_vle_path(edges))))") + "'::pg_text)))) AS words",
+     DENIED, DENIED),
     ("sql-via-xml-set-config", _xml("SELECT set_config($$app.current_owner$$, $$<B_OWNER>$$, true)"),
      DENIED, DENIED),
-    ("sql-via-xml-set-role", _xml("SET ROLE worldmem_app"), DENIED, {"CONSOLE_QUERY_FAILED"}),
-    ("sql-via-xml-reset-role", _xml("RESET ROLE"), DENIED, {"CONSOLE_QUERY_FAILED"}),
+    ("sql-via-xml-set-role", _xml("SET ROLE worldmem_app"), DENIED, DENIED),
+    ("sql-via-xml-reset-role", _xml("RESET ROLE"), DENIED, DENIED),
     ("sql-via-xml-tokens", _xml("SELECT * FROM api_tokens"), DENIED, DENIED),
     ("sql-via-xml-insert", _xml("INSERT INTO entity_kinds (key, name) VALUES ($$x$$, $$x$$) RETURNING key"),
      DENIED, ANY),
