@@ -21,6 +21,7 @@ EXACT = 1.0
 # Fuzzy candidates closer than this to the best one leave the choice open.
 CLEAR_LEAD = 0.15
 MAX_QUERY = 300
+POOL = 200  # fuzzy candidates scored per kind (see the queries)
 
 
 def now() -> datetime:
@@ -37,7 +38,7 @@ def find(conn: psycopg.Connection[Any], query: str, kind: str | None = None, lim
     if not q:
         return Found(query=query, kind=kind, message="Give a name, alias or ref to look for.")
     rows = conn.execute(load("agent_find_entity"),
-                        {"query": q, "kind": kind, "at": now(), "limit": max(1, min(limit, 20))}).fetchall()
+                        {"query": q, "kind": kind, "at": now(), "limit": max(1, min(limit, 20)), "pool": POOL}).fetchall()
     matches = [EntityMatch.model_validate(r) for r in rows]
     found = Found(query=q, kind=kind, matches=matches, ambiguous=is_ambiguous(matches))
     if not matches:
@@ -70,7 +71,7 @@ def search_world_memory(db: Database, owner: str, query: str, limit: int = 10) -
     if not q:
         return SearchResult(query=query, message="Give some words to search for.")
     limit = max(1, min(limit, 50))
-    params = {"query": q, "at": now(), "limit": limit}
+    params = {"query": q, "at": now(), "limit": limit, "pool": POOL}
     with db.owner_tx(owner, read_only=True) as conn:
         entity_rows = conn.execute(load("agent_search_entities"), params).fetchall()
         fact_rows = conn.execute(load("agent_search_facts"), params).fetchall()

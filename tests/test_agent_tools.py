@@ -110,9 +110,9 @@ def test_other_owners_see_nothing(db: Database, demo: str) -> None:
 
 
 NAMED_QUERIES: dict[str, tuple[dict[str, Any], set[str]]] = {
-    "agent_find_entity": ({"query": "Luna", "kind": None, "at": NOW, "limit": 5},
+    "agent_find_entity": ({"query": "Luna", "kind": None, "at": NOW, "limit": 5, "pool": 20},
                           {"id", "ref", "kind", "name", "via", "matched", "score"}),
-    "agent_search_entities": ({"query": "Luna", "at": NOW, "limit": 5},
+    "agent_search_entities": ({"query": "Luna", "at": NOW, "limit": 5, "pool": 20},
                               {"id", "ref", "kind", "name", "via", "matched", "score"}),
     "agent_aliases": ({"ids": [], "at": NOW}, {"entity_id", "alias", "namespace"}),
     "context_events": ({"ids": [], "chat_id": "c1", "since": NOW - timedelta(days=30), "per_entity": 3,
@@ -127,7 +127,7 @@ FACT_COLUMNS = {"id", "about_id", "subject_ref", "predicate", "functional", "obj
                 "source", "confidence", "scope_ref", "priority", "memory_type", "reason", "evidence",
                 "supersedes_fact_id", "run_id"}
 NAMED_QUERIES["agent_facts_about"] = ({"ids": [], "incoming_ids": [], "at": NOW, "limit": 5}, FACT_COLUMNS)
-NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "limit": 5}, FACT_COLUMNS | {"score"})
+NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "limit": 5, "pool": 20}, FACT_COLUMNS | {"score"})
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_QUERIES))

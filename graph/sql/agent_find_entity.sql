@@ -1,8 +1,9 @@
--- Candidates for a name: the exact ref, canonical name or believed alias (score 1), else names and
--- aliases that are similar (pg_trgm similarity >= 0.3) or contain a similar word sequence (word
--- similarity >= 0.6); the score is the larger of the two.
+-- Candidates for a name: the exact ref, canonical name or believed alias (score 1); only when there is
+-- none, names and aliases that are similar (pg_trgm similarity >= 0.3) or contain a similar word
+-- sequence (word similarity >= 0.6), scored by the larger of the two. At most %(pool)s fuzzy candidates
+-- of each kind are scored, so a word shared by thousands of names stays cheap (those are then a sample).
 -- A merged entity stands for its survivor; each entity comes once, with its best match.
-WITH hits AS (
+WITH exact AS (
     SELECT id AS entity_id, 'ref' AS via, ref AS matched, 1.0::float8 AS score
     FROM entities
     WHERE owner_sub = wm_owner() AND ref = %(query)s
@@ -15,20 +16,29 @@ WITH hits AS (
     FROM entity_aliases
     WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND superseded_at IS NULL
       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+), similar_names AS (
+    SELECT id AS entity_id, canonical_name AS matched
+    FROM entities
+    WHERE owner_sub = wm_owner() AND NOT EXISTS (SELECT 1 FROM exact)
+      AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
+    LIMIT %(pool)s
+), similar_aliases AS (
+    SELECT entity_id, alias AS matched
+    FROM entity_aliases
+    WHERE owner_sub = wm_owner() AND NOT EXISTS (SELECT 1 FROM exact)
+      AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
+      AND superseded_at IS NULL AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    LIMIT %(pool)s
+), hits AS (
+    SELECT * FROM exact
     UNION ALL
-    (SELECT id, 'similar name', canonical_name, greatest(similarity(lower(%(query)s), canonical_name),
-                     word_similarity(lower(%(query)s), canonical_name))
-     FROM entities
-     WHERE owner_sub = wm_owner() AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
-     ORDER BY 4 DESC LIMIT 20)
+    SELECT entity_id, 'similar name', matched,
+           greatest(similarity(lower(%(query)s), matched), word_similarity(lower(%(query)s), matched))
+    FROM similar_names
     UNION ALL
-    (SELECT entity_id, 'similar alias', alias, greatest(similarity(lower(%(query)s), alias_norm),
-                     word_similarity(lower(%(query)s), alias_norm))
-     FROM entity_aliases
-     WHERE owner_sub = wm_owner() AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
-       AND superseded_at IS NULL
-       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
-     ORDER BY 4 DESC LIMIT 20)
+    SELECT entity_id, 'similar alias', matched,
+           greatest(similarity(lower(%(query)s), matched), word_similarity(lower(%(query)s), matched))
+    FROM similar_aliases
 ), best AS (
     SELECT DISTINCT ON (coalesce(s.id, e.id)) coalesce(s.id, e.id) AS id, coalesce(s.ref, e.ref) AS ref,
            coalesce(s.kind, e.kind) AS kind, coalesce(s.canonical_name, e.canonical_name) AS name,

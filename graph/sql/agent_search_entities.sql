@@ -1,20 +1,21 @@
 -- Entities whose canonical name or a believed alias is similar to the query (pg_trgm similarity) or
--- contains a similar word sequence (word similarity); the score is the larger of the two.
-WITH hits AS (
-    (SELECT id AS entity_id, 'name' AS via, canonical_name AS matched,
-            greatest(similarity(lower(%(query)s), canonical_name),
-                     word_similarity(lower(%(query)s), canonical_name)) AS score
-     FROM entities
-     WHERE owner_sub = wm_owner() AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
-     ORDER BY 4 DESC LIMIT %(limit)s)
-    UNION ALL
-    (SELECT entity_id, 'alias', alias, greatest(similarity(lower(%(query)s), alias_norm),
-                     word_similarity(lower(%(query)s), alias_norm))
-     FROM entity_aliases
-     WHERE owner_sub = wm_owner() AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
-       AND superseded_at IS NULL
-       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
-     ORDER BY 4 DESC LIMIT %(limit)s)
+-- contains a similar word sequence (word similarity); the score is the larger of the two. At most
+-- %(pool)s candidates of each kind are scored (a sample when a word is shared by thousands of names).
+WITH names AS (
+    SELECT id AS entity_id, 'name' AS via, canonical_name AS matched
+    FROM entities
+    WHERE owner_sub = wm_owner() AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
+    LIMIT %(pool)s
+), aliases AS (
+    SELECT entity_id, 'alias' AS via, alias AS matched
+    FROM entity_aliases
+    WHERE owner_sub = wm_owner() AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
+      AND superseded_at IS NULL AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    LIMIT %(pool)s
+), hits AS (
+    SELECT h.*, greatest(similarity(lower(%(query)s), h.matched), word_similarity(lower(%(query)s), h.matched))
+                AS score
+    FROM (SELECT * FROM names UNION ALL SELECT * FROM aliases) h
 )
 SELECT DISTINCT ON (coalesce(s.id, e.id)) coalesce(s.id, e.id) AS id, coalesce(s.ref, e.ref) AS ref,
        coalesce(s.kind, e.kind) AS kind, coalesce(s.canonical_name, e.canonical_name) AS name,
