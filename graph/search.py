@@ -37,8 +37,8 @@ def find(conn: psycopg.Connection[Any], query: str, kind: str | None = None, lim
     q = _query(query)
     if not q:
         return Found(query=query, kind=kind, message="Give a name, alias or ref to look for.")
-    rows = conn.execute(load("agent_find_entity"),
-                        {"query": q, "kind": kind, "at": now(), "limit": max(1, min(limit, 20)), "pool": POOL}).fetchall()
+    params = {"query": q, "kind": kind, "at": now(), "limit": max(1, min(limit, 20)), "pool": POOL}
+    rows = conn.execute(load("agent_find_entity"), params).fetchall()
     matches = [EntityMatch.model_validate(r) for r in rows]
     found = Found(query=q, kind=kind, matches=matches, ambiguous=is_ambiguous(matches))
     if not matches:
