@@ -15,6 +15,7 @@ The static check in graph.console_text runs first only to give clear errors earl
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import threading
 from collections.abc import Iterator
@@ -108,8 +109,19 @@ def execute(db: Database, owner: str, stmt: Statement, params: dict[str, Any] | 
     if sum(len(v) for row in raw for v in row if isinstance(v, str)) > MAX_RESULT_CHARS:
         raise ConsoleError(f"the result is larger than {MAX_RESULT_CHARS} characters: return less or add LIMIT",
                            code=CONSOLE_TOO_LARGE)
-    rows = [[parse_agtype(v) for v in row] for row in raw[:row_limit]]
+    rows = [[_json_safe(parse_agtype(v)) for v in row] for row in raw[:row_limit]]
     return ConsoleResult(list(stmt.columns), rows, truncated=len(raw) > row_limit)
+
+
+def _json_safe(value: Any) -> Any:
+    """NaN and ±Infinity (valid agtype floats) as the strings "NaN", "Infinity", "-Infinity": JSON has none."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value).replace("inf", "Infinity").replace("nan", "NaN")
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    return value
 
 
 def _run(conn: psycopg.Connection[Any], owner: str, query: sql.Composed, args: str,

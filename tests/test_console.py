@@ -130,6 +130,12 @@ def test_percent_and_dollar_text_reaches_cypher_unchanged(db: Database, owner: s
     assert result.rows == [[1, "%s %% $$ $wm_0$ $1", "$wm_"]]
 
 
+def test_non_finite_floats_become_strings(client: TestClient, make_token: MakeToken) -> None:  # noqa: F811
+    query = "RETURN toFloat('NaN') AS a, toFloat('Infinity') AS b, [-toFloat('Infinity')] AS c, 1.5::numeric AS d"
+    body = gql(client, make_token(), CYPHER, {"q": query})
+    assert body["data"]["cypher"]["rows"] == [["NaN", "Infinity", ["-Infinity"], 1.5]], body
+
+
 def test_row_limit_sets_truncated(db: Database, owner: str) -> None:
     result = run(db, owner, "UNWIND range(1, 50) AS i RETURN i", row_limit=10)
     assert result.rows == [[i] for i in range(1, 11)] and result.truncated
