@@ -28,7 +28,7 @@ MAX_FACTS = 500
 HIDDEN = ("pending", "proposed")
 
 
-def _named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool) -> About:
+def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool) -> About:
     """An About naming one entity, or one with candidates and a message saying why not."""
     found = find(conn, name)
     about = About(query=name)
@@ -66,7 +66,7 @@ def get_entity(db: Database, owner: str, ref: str) -> About:
     """The entity (by ref or alias), its aliases and every current fact, relationships both ways."""
     at = now()
     with db.owner_tx(owner, read_only=True) as conn:
-        about = _named(conn, ref, fuzzy=False)
+        about = named(conn, ref, fuzzy=False)
         if about.entity is None:
             return about
         eid = about.entity.id
@@ -81,7 +81,7 @@ def recall_facts_about(db: Database, owner: str, entity_or_query: str, predicate
     for a scope chain (most specific scope first) when one is given."""
     at = now()
     with db.owner_tx(owner, read_only=True) as conn:
-        about = _named(conn, entity_or_query, fuzzy=True)
+        about = named(conn, entity_or_query, fuzzy=True)
         if about.entity is None:
             return about
         eid = about.entity.id
@@ -97,7 +97,7 @@ def recall_facts_about(db: Database, owner: str, entity_or_query: str, predicate
 def get_fact_history(db: Database, owner: str, ref: str, predicate: str) -> About:
     """Every recorded row of (ref, predicate), oldest first, superseded and invalidated ones included."""
     with db.owner_tx(owner, read_only=True) as conn:
-        about = _named(conn, ref, fuzzy=False)
+        about = named(conn, ref, fuzzy=False)
         if about.entity is None:
             return about
         rows = conn.execute(load("reads_fact_history"),
@@ -126,7 +126,7 @@ def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
 
 def _state(db: Database, owner: str, ref: str, query: str, params: dict[str, Any], heading: str) -> About:
     with db.owner_tx(owner, read_only=True) as conn:
-        about = _named(conn, ref, fuzzy=False)
+        about = named(conn, ref, fuzzy=False)
         if about.entity is None:
             return about
         rows = conn.execute(load(query), {**params, "subject_id": about.entity.id}).fetchall()

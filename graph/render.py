@@ -155,7 +155,12 @@ def provenance(fact: FactView) -> str:
 def fact_line(st: Statement) -> str:
     f = st.fact
     claim = f"{st.subject} {f.predicate} {value(f)}" if f.object_ref else f"{st.subject} {f.predicate} = {value(f)}"
-    return f"{claim}{validity(f)}{SEP}{provenance(f)}"
+    return claim_line(claim, f)
+
+
+def claim_line(claim: str, fact: FactView) -> str:
+    """Any wording of a fact (e.g. a relationship read backwards) with the fact's validity and provenance."""
+    return f"{claim}{validity(fact)}{SEP}{provenance(fact)}"
 
 
 def entity_line(match: EntityMatch) -> str:
@@ -225,7 +230,8 @@ def find_text(found: Found) -> str:
 def search_text(result: SearchResult) -> str:
     if not result.hits:
         return result.message or f'Nothing in memory matches "{result.query}".'
-    lines = [f'Search "{result.query}": {len(result.hits)} hits, best first']
+    n = len(result.hits)
+    lines = [f'Search "{result.query}": {n} {"hit" if n == 1 else "hits"}, best first']
     for hit in result.hits:
         if hit.entity is not None:
             lines.append(f"- {entity_line(hit.entity)}{SEP}{hit.entity.via} \"{hit.entity.matched}\"")
