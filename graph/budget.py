@@ -17,6 +17,7 @@ CHARS_PER_TOKEN = 4
 class Entry:
     text: str
     rank: tuple[Any, ...] | None = None  # None: never dropped
+    item: Any = None  # what the line shows, so the caller can drop it from its data too
     keep: bool = True
 
 

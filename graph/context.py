@@ -23,8 +23,9 @@ from graph import linking, scopes
 from graph.budget import Entry, Section, assemble, trim
 from graph.db import Database
 from graph.errors import WorldmemError
+from graph.linking import AmbiguousSpan
 from graph.recall import facts_params
-from graph.render import EntityMatch, EventNote, Statement, day, event_line, fact_line
+from graph.render import EntityMatch, EventNote, Statement, approx_tokens, day, event_line, fact_line
 from graph.search import now, statement
 from graph.sql import load
 
@@ -44,11 +45,6 @@ class ContextRequest(BaseModel):
                                    description="Scope refs, most specific first (chat:<chatId> is added)")
     budget_tokens: int = Field(default=1000, ge=50, le=100_000, description="About 4 characters a token")
     at: datetime | None = Field(default=None, description="The moment to describe; now by default")
-
-
-class AmbiguousSpan(BaseModel):
-    span: str
-    candidates: list[str]
 
 
 class LinkedEntity(BaseModel):
@@ -107,7 +103,7 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     about = _resolved(fact_rows, chain)
     result = WorldContext(
         budget_tokens=req.budget_tokens, scope_chain=chain, owner_ref=me.ref if me else None,
-        ambiguous=[AmbiguousSpan(span=a.span, candidates=list(a.candidates)) for a in unclear],
+        ambiguous=unclear,
         policies=[s for pid in policy_ids for s in about.get(pid, []) if s.fact.predicate == "rule"],
         preferences=[s for s in about.get(me.id, []) if _preference(s)] if me else [],
         events=[_event(r) for r in event_rows])
@@ -164,39 +160,31 @@ def _rank(st: Statement) -> tuple[int, int, float, float]:
 
 def _fit(result: WorldContext, at: datetime, chat_id: str | None) -> None:
     """Render the markdown within the budget; what did not fit leaves the structured data too."""
-    kept: dict[int, Any] = {}
-
-    def entry(text: str, item: Any = None, rank: tuple[Any, ...] | None = None) -> Entry:
-        e = Entry(text, rank)
-        if item is not None:
-            kept[id(e)] = item
-        return e
-
     linked: list[Entry] = []
     for le in result.linked:
         e = le.entity
-        linked.append(entry(f'- **{e.ref}** — {e.name} ({e.kind}) · from "{e.matched}"'))
+        linked.append(Entry(f'- **{e.ref}** — {e.name} ({e.kind}) · from "{e.matched}"'))
         subject_facts = [s for s in le.statements if s.subject == e.ref]
-        linked += [entry(f"  - {fact_line(s)}", s) for s in subject_facts]
-        linked += [entry(f"  - {fact_line(s)}", s, _rank(s)) for s in le.statements if s.subject != e.ref]
-    linked += [entry(f'- "{a.span}" is ambiguous ({", ".join(a.candidates)}): not linked, ask which')
+        linked += [Entry(f"  - {fact_line(s)}", item=s) for s in subject_facts]
+        linked += [Entry(f"  - {fact_line(s)}", _rank(s), s) for s in le.statements if s.subject != e.ref]
+    linked += [Entry(f'- "{a.span}" is ambiguous ({", ".join(a.candidates)}): not linked, ask which')
                for a in result.ambiguous]
     sections: list[Section] = [
-        ("Policies", [entry(f"- {fact_line(s)}", s) for s in result.policies]),
-        ("Preferences", [entry(f"- {fact_line(s)}", s, _rank(s)) for s in result.preferences]),
+        ("Policies", [Entry(f"- {fact_line(s)}", item=s) for s in result.policies]),
+        ("Preferences", [Entry(f"- {fact_line(s)}", _rank(s), s) for s in result.preferences]),
         ("Linked entities", linked),
-        ("Recent events", [entry(f"- {event_line(ev)}", ev, (
+        ("Recent events", [Entry(f"- {event_line(ev)}", item=ev, rank=(
             CHAT_LEVEL if chat_id and ev.chat_id == chat_id else 0, 0, 1.0, ev.occurred_at.timestamp()))
             for ev in result.events]),
     ]
     head = f"## Known World State\n_{day(at)} · scope {' > '.join(result.scope_chain) or 'global'}_"
     result.dropped, over = trim(head, sections, result.budget_tokens)
     result.markdown = assemble(head, sections)
-    result.tokens = -(-len(result.markdown) // 4)
+    result.tokens = approx_tokens(result.markdown)
     if over:
         result.warnings.append(f"policies and linked facts alone take {result.tokens} tokens, "
                                f"over the budget of {result.budget_tokens}")
-    dropped = {id(kept[id(e)]) for _, es in sections for e in es if not e.keep and id(e) in kept}
+    dropped = {id(e.item) for _, es in sections for e in es if not e.keep and e.item is not None}
     result.preferences = [s for s in result.preferences if id(s) not in dropped]
     result.events = [ev for ev in result.events if id(ev) not in dropped]
     for le in result.linked:

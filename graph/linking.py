@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from pydantic import BaseModel
+
 from graph.entities import parse_ref
 from graph.render import EntityMatch
 
@@ -40,10 +42,11 @@ class Span:
     norm: str
 
 
-@dataclass(frozen=True)
-class Ambiguous:
+class AmbiguousSpan(BaseModel):
+    """A message span that names several entities equally well: reported, not linked."""
+
     span: str
-    candidates: tuple[str, ...]
+    candidates: list[str]
 
 
 def chat_namespace(chat_id: str | None) -> str | None:
@@ -92,7 +95,7 @@ def score(row: dict[str, Any], chat_ns: str | None, at: datetime) -> float:
 
 
 def link(found: list[Span], rows: list[dict[str, Any]], chat_ns: str | None,
-         at: datetime) -> tuple[list[EntityMatch], list[Ambiguous]]:
+         at: datetime) -> tuple[list[EntityMatch], list[AmbiguousSpan]]:
     """Linked entities (in message order, each once) and ambiguous spans. `rows`: context_entities hits."""
     by_span: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
@@ -100,7 +103,7 @@ def link(found: list[Span], rows: list[dict[str, Any]], chat_ns: str | None,
             by_span.setdefault(row["span"], []).append(row)
     claimed: set[int] = set()
     linked: dict[Any, tuple[int, EntityMatch]] = {}
-    unclear: list[tuple[int, Ambiguous]] = []
+    unclear: list[tuple[int, AmbiguousSpan]] = []
     for span in sorted(found, key=lambda s: (s.start - s.end, s.start)):
         words_of = set(range(span.start, span.end))
         candidates = by_span.get(span.norm, []) + (by_span.get(span.text, []) if span.text != span.norm else [])
@@ -114,7 +117,7 @@ def link(found: list[Span], rows: list[dict[str, Any]], chat_ns: str | None,
         ranked = sorted(best.values(), key=lambda p: (-p[0], p[1]["ref"]))
         claimed |= words_of
         if len(ranked) > 1 and ranked[0][0] - ranked[1][0] < MARGIN:
-            unclear.append((span.start, Ambiguous(span.text, tuple(r["ref"] for _, r in ranked))))
+            unclear.append((span.start, AmbiguousSpan(span=span.text, candidates=[r["ref"] for _, r in ranked])))
             continue
         top_score, top = ranked[0]
         if top["id"] not in linked:

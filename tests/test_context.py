@@ -91,7 +91,7 @@ def test_linking_prefers_longer_spans_and_never_guesses() -> None:
             hit("max", "pet:max", namespace="vet"), hit("luna maria", "person:luna-maria", via="name")]
     linked, unclear = linking.link(linking.spans("Max and Luna Maria met Luna"), rows, "chat:c1", T)
     assert [m.ref for m in linked] == ["person:luna-maria", "pet:luna"]
-    assert [(a.span, a.candidates) for a in unclear] == [("Max", ("person:max", "pet:max"))]
+    assert [(a.span, a.candidates) for a in unclear] == [("Max", ["person:max", "pet:max"])]
 
 
 def test_chat_alias_beats_a_global_one_and_decays_with_age() -> None:
