@@ -1,0 +1,1 @@
+SELECT key, consequential FROM event_types WHERE key = %(key)s
