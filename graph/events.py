@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from psycopg.types.json import Jsonb
 
 from curator import proposal as p
-from graph import entities, mirror
+from graph import causality, entities, intent, mirror
 from graph.errors import BadInput, NotFound
 from graph.sql import load
 
@@ -26,12 +26,12 @@ def record(ctx: OpContext, op: p.RecordEvent) -> Any:
         cause = ctx.conn.execute(load("event_lookup"), {"key": op.caused_by}).fetchone()
         if cause is None:
             raise NotFound(f"no event {op.caused_by!r}", code="UNKNOWN_EVENT")
-    correlation = op.correlation_id or (cause["correlation_id"] if cause else None) or ctx.run_id
+    stamp = causality.stamp(ctx.conn, op, cause, target.id if target else None, ctx.run_id)
     row = ctx.conn.execute(load("event_insert"), {
         "event_type": op.event_type, "occurred_at": op.occurred_at, "observed_at": op.observed_at,
         "recorded_at": ctx.at, "actor_entity_id": actor.id if actor else None,
-        "target_entity_id": target.id if target else None, "caused_by_event_id": cause["id"] if cause else None,
-        "correlation_id": correlation, "causation_kind": op.causation_kind or ("direct" if cause else None),
+        "target_entity_id": target.id if target else None, "caused_by_event_id": stamp.cause_id,
+        "correlation_id": stamp.correlation_id, "causation_kind": stamp.kind,
         "intent": op.intent, "expected_effect": Jsonb(op.expected_effect) if op.expected_effect else None,
         "goal_ref": op.goal_ref, "run_id": ctx.run_id, "chat_id": ctx.chat_id, "tool_call_id": op.tool_call_id,
         "automation_id": op.automation_id, "payload": Jsonb(op.payload), "summary": op.summary,
@@ -41,8 +41,8 @@ def record(ctx: OpContext, op: p.RecordEvent) -> Any:
         return None
     mirror.create_event(ctx.conn, ctx.owner, {
         "id": str(row["id"]), "event_type": op.event_type, "occurred_at": mirror.micros(op.occurred_at),
-        "correlation_id": correlation, "summary": op.summary})
-    if cause is not None:
-        mirror.create_caused(ctx.conn, ctx.owner, str(cause["id"]), str(row["id"]),
-                             op.causation_kind or "direct")
+        "correlation_id": stamp.correlation_id, "summary": op.summary})
+    if stamp.cause_id is not None:
+        mirror.create_caused(ctx.conn, ctx.owner, str(stamp.cause_id), str(row["id"]), stamp.kind or "direct")
+    intent.on_effect(ctx.conn, row["id"], ctx.at)
     return row["id"]

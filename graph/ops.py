@@ -16,7 +16,7 @@ from typing import Any, Literal
 import psycopg
 
 from curator import proposal as p
-from graph import entities, facts, suppression
+from graph import entities, facts, intent, suppression
 from graph.entities import Entity
 from graph.errors import BadInput, Conflict, Forbidden, NotFound
 from graph.events import record as record_event
@@ -155,6 +155,8 @@ def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str 
     else:
         plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
     _carry_out(ctx, plan, current, row, supersedes)
+    if row.get("caused_by_event_id") is not None:
+        intent.on_effect(ctx.conn, row["caused_by_event_id"], ctx.at)  # the cause's action may be fulfilled now
 
 
 def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,
