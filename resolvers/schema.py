@@ -34,12 +34,14 @@ from resolvers.console import ConsoleQuery
 from resolvers.context import RequireToken, SoftErrors
 from resolvers.errors import format_errors
 from resolvers.governance import GovernanceMutation, GovernanceQuery
+from resolvers.graph_queries import GraphQueryQuery
 from resolvers.ledger import LedgerMutation, LedgerQuery
 from resolvers.limits import QueryLimits
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
-QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery)
+QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
+                                  GraphQueryQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation)
 MAX_DEPTH = 12
 
