@@ -126,13 +126,24 @@ def _json_safe(value: Any) -> Any:
 
 def _run(conn: psycopg.Connection[Any], owner: str, query: sql.Composed, args: str,
          timeout_ms: int) -> list[tuple[Any, ...]]:
-    with conn.transaction():
-        conn.execute(load("tx_read_only"))
-        conn.execute(load("console_pin"), (owner, str(timeout_ms)))
-        conn.execute(load("console_role"))  # from here on the session acts as worldmem_console
+    # The transaction is one pipeline in autocommit (an implicit transaction), not BEGIN ... ROLLBACK.
+    # AGE 1.8 bug: when a cypher() call is cancelled by the statement timeout inside an explicit
+    # transaction block, the later ROLLBACK fails with "ResourceOwnerEnlarge called after release
+    # started" and leaves the server's shared lock table corrupt ("failed to re-find shared lock
+    # object" for new connections) until a restart; observed in about 1 of 20 timeouts. In an implicit
+    # transaction abort and cleanup happen together: 0 in 120 timeouts (see tests/test_console_timeouts.py).
+    conn.autocommit = True
+    try:
         with conn.cursor(row_factory=tuple_row) as cur:
-            cur.execute(query, (args,), prepare=False)
+            with conn.pipeline():
+                conn.execute(load("tx_read_only"))
+                conn.execute(load("console_pin"), (owner, str(timeout_ms)))
+                conn.execute(load("console_role"))  # from here on the session acts as worldmem_console
+                cur.execute(query, (args,), prepare=False)
             return cur.fetchall()
+    finally:
+        if not conn.closed:
+            conn.autocommit = False
 
 
 def _compose(stmt: Statement, row_limit: int) -> sql.Composed:
