@@ -10,13 +10,23 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import strawberry
 from strawberry.types import Info
 
-from graph import context, recall, search
+from graph import context, recall, recall_graph, search
 from graph.context import ContextRequest
-from resolvers.agent_types import EntityFacts, FindEntityResult, SearchResult, WorldContext
+from graph.errors import BadInput
+from resolvers.agent_types import (
+    EffectsResult,
+    EntityFacts,
+    ExplanationResult,
+    FindEntityResult,
+    NeighborsResult,
+    SearchResult,
+    WorldContext,
+)
 from resolvers.context import blocking, database, principal
 
 log = logging.getLogger("worldmem.agent")
@@ -69,6 +79,29 @@ async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10)
     return SearchResult.from_view(result)
 
 
+async def get_neighbors(info: Info[Any, Any], ref: str, depth: int = 1, predicates: list[str] | None = None,
+                        valid_time: datetime | None = None) -> NeighborsResult:
+    view = await blocking(recall_graph.get_neighbors, database(info), principal(info).owner, ref,
+                          _clamp(depth, 1, 3), predicates, valid_time)
+    return NeighborsResult.from_view(view)
+
+
+async def get_effects_of(info: Info[Any, Any], event_or_run: str, depth: int = 3) -> EffectsResult:
+    effects = await blocking(recall_graph.effects_of, database(info), principal(info).owner, event_or_run,
+                             _clamp(depth, 0, 10))
+    return EffectsResult.from_view(event_or_run, effects)
+
+
+async def get_change_explanation(info: Info[Any, Any], ref: str | None = None, predicate: str | None = None,
+                                 fact_id: strawberry.ID | None = None) -> ExplanationResult:
+    try:
+        fid = UUID(str(fact_id)) if fact_id is not None else None
+    except ValueError:
+        raise BadInput("factId is not a UUID", code="BAD_ID") from None
+    x = await blocking(recall_graph.explain_change, database(info), principal(info).owner, ref, predicate, fid)
+    return ExplanationResult.from_view(str(fact_id) if fid else f"{ref} {predicate}", x)
+
+
 async def world_context(info: Info[Any, Any], message: str, chat_id: str | None = None,
                         scope_chain: list[str] | None = None, budget_tokens: int = 1000) -> WorldContext:
     who = principal(info)  # outside the guard: an unauthenticated caller gets an error, not a block
@@ -102,6 +135,14 @@ class AgentQuery:
     get_state_as_known_at: EntityFacts = strawberry.field(
         resolver=get_state_as_known_at, description="stateAsKnownAt for the agent: what was believed at "
                                                     "systemTime about validTime (default systemTime)")
+    get_neighbors: NeighborsResult = strawberry.field(
+        resolver=get_neighbors, description="Entities related to one entity, both directions, depth 1-3 (only "
+                                            "inference-enabled predicates past depth 1), as believed now")
+    get_effects_of: EffectsResult = strawberry.field(
+        resolver=get_effects_of, description="What an event (by id) or a run (by run id) caused")
+    get_change_explanation: ExplanationResult = strawberry.field(
+        resolver=get_change_explanation, description="Why a fact is what it is (factId, or ref + predicate): "
+                                                     "what it replaced and its causes back to the root")
     search_world_memory: SearchResult = strawberry.field(
         resolver=search_world_memory, description="Full-text and trigram search over names, aliases and "
                                                   "current fact values")

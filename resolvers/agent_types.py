@@ -9,7 +9,9 @@ from datetime import datetime
 import strawberry
 
 from graph import context as ctx
+from graph import recall_graph as g
 from graph import render as r
+from graph.causality import Effects, Explanation
 from resolvers.ledger_types import Fact
 
 
@@ -156,3 +158,60 @@ class WorldContext:
             ambiguous=[AmbiguousSpan(span=a.span, candidates=a.candidates) for a in w.ambiguous],
             policies=facts(w.policies), preferences=facts(w.preferences),
             events=[ContextEvent.from_view(e) for e in w.events])
+
+
+@strawberry.type(description="A relationship met while walking out from an entity")
+class NeighborHop:
+    depth: int = strawberry.field(description="1 = touches the entity asked about")
+    label: str = strawberry.field(description="The predicate read from `source` (inverse for incoming)")
+    source: str
+    target: str
+    fact: AgentFact | None
+
+
+@strawberry.type(description="Entities related to one entity; `entity` null (with `message`) when none is named")
+class NeighborsResult:
+    query: str
+    entity: EntityMatch | None
+    hops: list[NeighborHop]
+    candidates: list[EntityMatch]
+    message: str | None
+    text: str
+
+    @classmethod
+    def from_view(cls, n: g.Neighbors) -> NeighborsResult:
+        hops = [NeighborHop(depth=h.depth, label=h.label, source=h.source, target=h.target,
+                            fact=AgentFact.from_view(h.statement) if h.statement else None) for h in n.hops]
+        return cls(query=n.query, entity=EntityMatch.from_view(n.entity) if n.entity else None, hops=hops,
+                   candidates=_matches(n.candidates), message=n.message, text=g.neighbors_text(n))
+
+
+@strawberry.type(description="What an event or a run caused: events (depth 0 = where it started) and facts")
+class EffectsResult:
+    query: str
+    found: bool
+    events: list[ContextEvent]
+    facts: list[AgentFact]
+    text: str
+
+    @classmethod
+    def from_view(cls, query: str, e: Effects | None) -> EffectsResult:
+        return cls(query=query, found=e is not None, text=g.effects_text(query, e),
+                   events=[ContextEvent.from_view(g.note(ev)) for ev in e.events] if e else [],
+                   facts=[AgentFact.from_view(r.Statement(subject=f.subject_ref, fact=f.fact)) for f in e.facts]
+                   if e else [])
+
+
+@strawberry.type(description="Why a fact is what it is: what it replaced, its causes back to the root")
+class ExplanationResult:
+    query: str
+    fact: AgentFact | None
+    causes: list[ContextEvent] = strawberry.field(description="The causing event first, the root last")
+    hypothesis: bool = strawberry.field(description="True when a link of the chain is only inferred")
+    text: str
+
+    @classmethod
+    def from_view(cls, query: str, x: Explanation | None) -> ExplanationResult:
+        return cls(query=query, text=g.explanation_text(query, x), hypothesis=bool(x and x.hypothesis),
+                   fact=AgentFact.from_view(r.Statement(subject=x.subject_ref, fact=x.fact)) if x else None,
+                   causes=[ContextEvent.from_view(g.note(c)) for c in x.causes] if x else [])

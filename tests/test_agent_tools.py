@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from curator.proposal import MemoryMutationProposal, UpsertEntity
-from graph import recall, search
+from graph import recall, recall_graph, search
 from graph.committer import commit_proposal
 from graph.db import Database
 from graph.demo import load_demo
@@ -126,6 +126,7 @@ FACT_COLUMNS = {"id", "about_id", "subject_ref", "predicate", "functional", "obj
                 "object_ref", "valid_from", "valid_to", "recorded_at", "superseded_at", "observed_at", "status",
                 "source", "confidence", "scope_ref", "priority", "memory_type", "reason", "evidence",
                 "supersedes_fact_id", "run_id"}
+NAMED_QUERIES["agent_facts_by_ids"] = ({"ids": []}, FACT_COLUMNS)
 NAMED_QUERIES["agent_facts_about"] = ({"ids": [], "incoming_ids": [], "at": NOW, "limit": 5}, FACT_COLUMNS)
 NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "limit": 5, "pool": 20}, FACT_COLUMNS | {"score"})
 
@@ -211,3 +212,50 @@ def test_demo_command_is_idempotent(db: Database, owner: str, monkeypatch: pytes
     finally:
         get_settings.cache_clear()
     assert recall.get_entity(db, owner, "person:basti").entity is not None
+
+
+def test_neighbors_effects_and_explanations(db: Database, demo: str) -> None:
+    hood = recall_graph.get_neighbors(db, demo, "Luni")
+    assert {(h.source, h.label, h.target) for h in hood.hops} == {
+        ("pet:luna", "owned_by", "person:basti"), ("pet:luna", "governed_by", "policy:no-late-food")}
+    assert all(h.statement is not None and h.statement.fact.status == "active" for h in hood.hops)
+    text = recall_graph.neighbors_text(hood)
+    assert text.splitlines()[0] == "Neighbours of pet:luna — Luna (pet):"
+    assert "- pet:luna owned_by person:basti (since " in text and "· 👤 " in text
+    assert recall_graph.neighbors_text(recall_graph.get_neighbors(db, demo, "Bello")) == 'No entity matches "Bello".'
+
+    effects = recall_graph.effects_of(db, demo, "demo-2-breakfast")
+    assert effects is not None
+    assert [e.event_type for e in effects.events][:2] == ["user_message", "state_change"]
+    assert [(f.subject_ref, f.fact.value) for f in effects.facts] == [("pet:luna", "08:00")]
+    lines = recall_graph.effects_text("demo-2-breakfast", effects).splitlines()
+    assert lines[1].startswith("- ") and "user_message" in lines[1]
+    assert lines[2].startswith("  - ") and "state_change" in lines[2]
+    assert lines[3].startswith('    - pet:luna feeding_time = "08:00"')
+    assert recall_graph.effects_text("nope", recall_graph.effects_of(db, demo, "nope")) == (
+        'No event or run "nope" is recorded.')
+
+    why = recall_graph.explain_change(db, demo, "github:issue:42", "status")
+    text = recall_graph.explanation_text("github:issue:42 status", why)
+    assert text.splitlines()[0].startswith('Why: github:issue:42 status = "blocked" · 🔌 ')
+    assert "Because: " in text and "integration_sync" in text
+
+
+GRAPH_TOOLS = """{
+  getNeighbors(ref: "pet:luna") { text hops { depth label source target fact { text } } }
+  getEffectsOf(eventOrRun: "demo-2-breakfast") { found text events { eventType } facts { subject } }
+  getChangeExplanation(ref: "pet:luna", predicate: "feeding_time") { text fact { subject } causes { eventType } }
+  none: getEffectsOf(eventOrRun: "nope") { found text }
+}"""
+
+
+def test_graphql_graph_tools(client: TestClient, make_token: MakeToken, db: Database, demo: str) -> None:  # noqa: F811
+    body = gql(client, make_token(), GRAPH_TOOLS)
+    assert "errors" not in body, body
+    d = body["data"]
+    assert {h["label"] for h in d["getNeighbors"]["hops"]} == {"owned_by", "governed_by"}
+    assert all(h["fact"]["text"].startswith("pet:luna ") is False for h in d["getNeighbors"]["hops"])
+    assert d["getEffectsOf"]["found"] and d["getEffectsOf"]["facts"] == [{"subject": "pet:luna"}]
+    assert d["getChangeExplanation"]["fact"]["subject"] == "pet:luna"
+    assert d["getChangeExplanation"]["causes"][-1]["eventType"] == "user_message"
+    assert d["none"] == {"found": False, "text": 'No event or run "nope" is recorded.'}

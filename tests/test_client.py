@@ -101,7 +101,9 @@ SCRIPT = [("find_entity", {"query": "the cat"}), ("find_entity", {"query": "Luna
           ("get_fact_history", {"ref": "pet:luna", "predicate": "feeding_time"}),
           ("state_at", {"ref": "pet:luna", "valid_time": "2020-01-01T00:00:00Z"}),
           ("state_as_known_at", {"ref": "pet:luna", "system_time": (NOW - timedelta(days=10)).isoformat()}),
-          ("search_world_memory", {"query": "vet advice"})]
+          ("search_world_memory", {"query": "vet advice"}), ("get_neighbors", {"ref": "pet:luna"}),
+          ("effects_of", {"event_or_run": "demo-2-breakfast"}),
+          ("explain_change", {"ref": "pet:luna", "predicate": "feeding_time"})]
 
 
 def scripted(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -126,17 +128,20 @@ def test_toolset_with_a_scripted_model(server: str, token: str) -> None:
     assert sorted(names) == sorted(n for n, _ in SCRIPT)
     assert '"the cat" is pet:luna' in output and '"Luna" is pet:luna' in output
     assert "History of feeding_time" in output and "policy:no-late-food" in output
+    assert "Neighbours of pet:luna" in output and "Effects of demo-2-breakfast" in output and "Why: " in output
     assert "No entity" not in output and "Memory is unavailable" not in output
 
 
-NO_DATES = ["find_entity", "get_entity", "recall_facts_about", "get_fact_history", "search_world_memory"]
+# TestModel makes up arguments ("a", or none when optional): tools that need a date, or one of several
+# optional arguments (explain_change), would only be retried.
+BLIND = ["find_entity", "get_entity", "recall_facts_about", "get_fact_history", "get_neighbors", "effects_of",
+         "search_world_memory"]
 
 
 def test_toolset_with_test_model_and_an_unreachable_server(server: str, token: str) -> None:
     async def run(url: str) -> Any:
         async with WorldmemClient(url, token, timeout=2) as memory:
-            # TestModel makes up arguments ("a"): the tools that take a date would only be retried
-            agent = Agent(TestModel(call_tools=NO_DATES), toolsets=[worldmem_toolset(memory)])
+            agent = Agent(TestModel(call_tools=BLIND), toolsets=[worldmem_toolset(memory)])
             return await agent.run("anything")
 
     reachable = asyncio.run(run(server))
@@ -144,4 +149,12 @@ def test_toolset_with_test_model_and_an_unreachable_server(server: str, token: s
     down = asyncio.run(run(f"http://127.0.0.1:{free_port()}"))
     returned = [str(p.content) for m in down.all_messages() if isinstance(m, ModelRequest) for p in m.parts
                 if isinstance(p, ToolReturnPart)]
-    assert len(returned) == len(NO_DATES) and all(r.startswith("Memory is unavailable") for r in returned)
+    assert len(returned) == len(BLIND) and all(r.startswith("Memory is unavailable") for r in returned)
+
+
+def test_the_readme_example_runs_offline(server: str, token: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from resolvers.client.example import main
+
+    assert main(["--url", server, "--token", token, "vet advice"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("## Known World State") and 'Search "vet advice"' in out

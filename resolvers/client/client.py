@@ -98,6 +98,17 @@ class WorldmemClient:
             "ref": ref, "systemTime": system_time.isoformat(),
             "validTime": valid_time.isoformat() if valid_time else None})
 
+    async def get_neighbors(self, ref: str, depth: int = 1) -> str:
+        return await self._text(q.GET_NEIGHBORS, "getNeighbors", {"ref": ref, "depth": depth})
+
+    async def effects_of(self, event_or_run: str, depth: int = 3) -> str:
+        return await self._text(q.EFFECTS_OF, "getEffectsOf", {"eventOrRun": event_or_run, "depth": depth})
+
+    async def explain_change(self, ref: str | None = None, predicate: str | None = None,
+                             fact_id: str | None = None) -> str:
+        return await self._text(q.EXPLAIN_CHANGE, "getChangeExplanation",
+                                {"ref": ref, "predicate": predicate, "factId": fact_id})
+
     async def search_world_memory(self, query: str, limit: int = 10) -> str:
         return await self._text(q.SEARCH_WORLD_MEMORY, "searchWorldMemory", {"query": query, "limit": limit})
 

@@ -13,3 +13,8 @@ SEARCH_WORLD_MEMORY = "query($query: String!, $limit: Int) { searchWorldMemory(q
 WORLD_CONTEXT = """query($message: String!, $chatId: String, $scopeChain: [String!], $budgetTokens: Int) {
   worldContext(message: $message, chatId: $chatId, scopeChain: $scopeChain, budgetTokens: $budgetTokens) {
     markdown warnings } }"""
+GET_NEIGHBORS = """query($ref: String!, $depth: Int) { getNeighbors(ref: $ref, depth: $depth) { text } }"""
+EFFECTS_OF = """query($eventOrRun: String!, $depth: Int) {
+  getEffectsOf(eventOrRun: $eventOrRun, depth: $depth) { text } }"""
+EXPLAIN_CHANGE = """query($ref: String, $predicate: String, $factId: ID) {
+  getChangeExplanation(ref: $ref, predicate: $predicate, factId: $factId) { text } }"""

@@ -35,8 +35,8 @@ def _guarded(tool: Callable[P, Awaitable[str]]) -> Callable[P, Awaitable[str]]:
 
 
 def worldmem_toolset(client: WorldmemClient) -> FunctionToolset[Any]:
-    """The tools find_entity, get_entity, recall_facts_about, get_fact_history, state_at,
-    state_as_known_at and search_world_memory, bound to `client`."""
+    """The tools find_entity, get_entity, recall_facts_about, get_fact_history, get_neighbors, state_at,
+    state_as_known_at, effects_of, explain_change and search_world_memory, bound to `client`."""
 
     async def find_entity(query: str, kind: str | None = None) -> str:
         """Find the entities a name may refer to, best first. Exact ref, alias or name wins; if several
@@ -95,6 +95,35 @@ def worldmem_toolset(client: WorldmemClient) -> FunctionToolset[Any]:
         """
         return await client.state_as_known_at(ref, system_time, valid_time)
 
+    async def get_neighbors(ref: str, depth: int = 1) -> str:
+        """Entities related to one entity, in both directions, with each relationship's provenance.
+
+        Args:
+            ref: the entity's ref or alias
+            depth: 1 (direct relationships) to 3
+        """
+        return await client.get_neighbors(ref, depth)
+
+    async def effects_of(event_or_run: str, depth: int = 3) -> str:
+        """What an event or an agent run caused: the events that followed and the facts they changed.
+
+        Args:
+            event_or_run: an event id or a run id
+            depth: how many causal steps to follow (0-10)
+        """
+        return await client.effects_of(event_or_run, depth)
+
+    async def explain_change(ref: str | None = None, predicate: str | None = None, fact_id: str | None = None) -> str:
+        """Why a fact is what it is: what it replaced, the events that caused it back to the root (e.g. the
+        user's message), the intent behind them and the evidence. Name the fact by ref and predicate or by id.
+
+        Args:
+            ref: the entity's ref or alias
+            predicate: the attribute or relationship, e.g. "feeding_time"
+            fact_id: the fact's id, instead of ref and predicate
+        """
+        return await client.explain_change(ref, predicate, fact_id)
+
     async def search_world_memory(query: str) -> str:
         """Search names, aliases and current fact values by words (full text and similar spelling).
 
@@ -104,7 +133,7 @@ def worldmem_toolset(client: WorldmemClient) -> FunctionToolset[Any]:
         return await client.search_world_memory(query)
 
     tools: list[Callable[..., Awaitable[str]]] = [
-        find_entity, get_entity, recall_facts_about, get_fact_history, state_at, state_as_known_at,
-        search_world_memory]
+        find_entity, get_entity, recall_facts_about, get_fact_history, get_neighbors, state_at, state_as_known_at,
+        effects_of, explain_change, search_world_memory]
     return FunctionToolset([_guarded(t) for t in tools])
 
