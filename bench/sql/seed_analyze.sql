@@ -1,0 +1,1 @@
+ANALYZE bench.ent, bench.ev, entities, world_events
