@@ -34,60 +34,69 @@ MAX_MESSAGE = 20_000
 MAX_CHAIN = 20
 
 
+def _c(text: str | None) -> str | None:
+    """Without NUL characters, which PostgreSQL text cannot hold (they would fail as an internal error)."""
+    return text.replace("\x00", "") if text is not None else None
+
+
+def _t(text: str) -> str:
+    return text.replace("\x00", "")
+
+
 def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(value, high))
 
 
 async def find_entity(info: Info[Any, Any], query: str, kind: str | None = None, limit: int = 5) -> FindEntityResult:
-    found = await blocking(search.find_entity, database(info), principal(info).owner, query, kind,
+    found = await blocking(search.find_entity, database(info), principal(info).owner, _t(query), _c(kind),
                            _clamp(limit, 1, 20))
     return FindEntityResult.from_view(found)
 
 
 async def get_entity(info: Info[Any, Any], ref: str) -> EntityFacts:
-    return EntityFacts.from_view(await blocking(recall.get_entity, database(info), principal(info).owner, ref))
+    return EntityFacts.from_view(await blocking(recall.get_entity, database(info), principal(info).owner, _t(ref)))
 
 
 async def recall_facts_about(info: Info[Any, Any], entity_or_query: str, predicate: str | None = None,
                              scope: str | None = None, scope_chain: list[str] | None = None) -> EntityFacts:
-    chain = [*([scope] if scope else []), *(scope_chain or [])][:MAX_CHAIN] or None
-    about = await blocking(recall.recall_facts_about, database(info), principal(info).owner, entity_or_query,
-                           predicate, chain)
+    chain = [_t(s) for s in [*([scope] if scope else []), *(scope_chain or [])][:MAX_CHAIN]] or None
+    about = await blocking(recall.recall_facts_about, database(info), principal(info).owner, _t(entity_or_query),
+                           _c(predicate), chain)
     return EntityFacts.from_view(about)
 
 
 async def get_fact_history(info: Info[Any, Any], ref: str, predicate: str) -> EntityFacts:
-    about = await blocking(recall.get_fact_history, database(info), principal(info).owner, ref, predicate)
+    about = await blocking(recall.get_fact_history, database(info), principal(info).owner, _t(ref), _t(predicate))
     return EntityFacts.from_view(about)
 
 
 async def get_state_at(info: Info[Any, Any], ref: str, valid_time: datetime) -> EntityFacts:
-    about = await blocking(recall.state_at, database(info), principal(info).owner, ref, valid_time)
+    about = await blocking(recall.state_at, database(info), principal(info).owner, _t(ref), valid_time)
     return EntityFacts.from_view(about)
 
 
 async def get_state_as_known_at(info: Info[Any, Any], ref: str, system_time: datetime,
                                 valid_time: datetime | None = None) -> EntityFacts:
-    about = await blocking(recall.state_as_known_at, database(info), principal(info).owner, ref, system_time,
+    about = await blocking(recall.state_as_known_at, database(info), principal(info).owner, _t(ref), system_time,
                            valid_time)
     return EntityFacts.from_view(about)
 
 
 async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10) -> SearchResult:
-    result = await blocking(search.search_world_memory, database(info), principal(info).owner, query,
+    result = await blocking(search.search_world_memory, database(info), principal(info).owner, _t(query),
                             _clamp(limit, 1, 50))
     return SearchResult.from_view(result)
 
 
 async def get_neighbors(info: Info[Any, Any], ref: str, depth: int = 1, predicates: list[str] | None = None,
                         valid_time: datetime | None = None) -> NeighborsResult:
-    view = await blocking(recall_graph.get_neighbors, database(info), principal(info).owner, ref,
-                          _clamp(depth, 1, 3), predicates, valid_time)
+    view = await blocking(recall_graph.get_neighbors, database(info), principal(info).owner, _t(ref),
+                          _clamp(depth, 1, 3), [_t(p) for p in predicates] if predicates else None, valid_time)
     return NeighborsResult.from_view(view)
 
 
 async def get_effects_of(info: Info[Any, Any], event_or_run: str, depth: int = 3) -> EffectsResult:
-    effects = await blocking(recall_graph.effects_of, database(info), principal(info).owner, event_or_run,
+    effects = await blocking(recall_graph.effects_of, database(info), principal(info).owner, _t(event_or_run),
                              _clamp(depth, 0, 10))
     return EffectsResult.from_view(event_or_run, effects)
 
@@ -98,7 +107,8 @@ async def get_change_explanation(info: Info[Any, Any], ref: str | None = None, p
         fid = UUID(str(fact_id)) if fact_id is not None else None
     except ValueError:
         raise BadInput("factId is not a UUID", code="BAD_ID") from None
-    x = await blocking(recall_graph.explain_change, database(info), principal(info).owner, ref, predicate, fid)
+    x = await blocking(recall_graph.explain_change, database(info), principal(info).owner, _c(ref), _c(predicate),
+                       fid)
     return ExplanationResult.from_view(str(fact_id) if fid else f"{ref} {predicate}", x)
 
 
@@ -106,8 +116,8 @@ async def world_context(info: Info[Any, Any], message: str, chat_id: str | None 
                         scope_chain: list[str] | None = None, budget_tokens: int = 1000) -> WorldContext:
     who = principal(info)  # outside the guard: an unauthenticated caller gets an error, not a block
     try:
-        request = ContextRequest(chat_id=chat_id[:200] if chat_id else None, message=message[:MAX_MESSAGE],
-                                 scope_chain=(scope_chain or [])[:MAX_CHAIN],
+        request = ContextRequest(chat_id=_t(chat_id)[:200] if chat_id else None, message=_t(message)[:MAX_MESSAGE],
+                                 scope_chain=[_t(s) for s in (scope_chain or [])[:MAX_CHAIN]],
                                  budget_tokens=_clamp(budget_tokens, 50, 100_000))
         view = await blocking(context.world_context, database(info), who.owner, request)
     except Exception:

@@ -259,3 +259,16 @@ def test_graphql_graph_tools(client: TestClient, make_token: MakeToken, db: Data
     assert d["getChangeExplanation"]["fact"]["subject"] == "pet:luna"
     assert d["getChangeExplanation"]["causes"][-1]["eventType"] == "user_message"
     assert d["none"] == {"found": False, "text": 'No event or run "nope" is recorded.'}
+
+
+def test_nul_characters_are_not_internal_errors(client: TestClient, make_token: MakeToken,  # noqa: F811
+                                                db: Database, demo: str) -> None:
+    body = gql(client, make_token(), """query($q: String!) {
+      findEntity(query: $q) { text } getEntity(ref: $q) { text } recallFactsAbout(entityOrQuery: $q) { text }
+      getFactHistory(ref: $q, predicate: $q) { text } searchWorldMemory(query: $q) { text }
+      getNeighbors(ref: $q) { text } getEffectsOf(eventOrRun: $q) { text }
+      getChangeExplanation(ref: $q, predicate: $q) { text }
+      worldContext(message: $q, chatId: $q, scopeChain: [$q]) { markdown warnings } }""", {"q": "Lu\u0000na"})
+    assert "errors" not in body, body
+    assert body["data"]["findEntity"]["text"].startswith('"Luna" is pet:luna')
+    assert body["data"]["worldContext"]["warnings"] == []
