@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from graph import causality, traversal
 from graph.causality import CausalEvent, Effects, Explanation
 from graph.db import Database
-from graph.recall import named
+from graph.recall import HIDDEN, named
 from graph.render import SEP, EntityMatch, EventNote, Statement, claim_line, event_line, fact_line
 from graph.search import statement
 from graph.sql import load
@@ -102,11 +102,11 @@ def effects_text(query: str, effects: Effects | None) -> str:
     for e in effects.events:
         children.setdefault(e.caused_by_event_id if e.caused_by_event_id in ids else None, []).append(e)
     facts: dict[UUID, list[str]] = {}
-    for cf in effects.facts:
+    for cf in (f for f in effects.facts if f.fact.status not in HIDDEN):
         facts.setdefault(cf.caused_by_event_id, []).append(fact_line(Statement(subject=cf.subject_ref,
                                                                                fact=cf.fact)))
-    lines = [f"Effects of {query}: {_count(len(effects.events), 'event')}, "
-             f"{_count(len(effects.facts), 'fact')} changed"]
+    shown = sum(len(v) for v in facts.values())
+    lines = [f"Effects of {query}: {_count(len(effects.events), 'event')}, {_count(shown, 'fact')} changed"]
 
     def walk(parent: UUID | None, indent: str) -> None:
         for e in children.get(parent, []):

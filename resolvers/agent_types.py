@@ -12,6 +12,7 @@ from graph import context as ctx
 from graph import recall_graph as g
 from graph import render as r
 from graph.causality import Effects, Explanation
+from graph.recall import HIDDEN
 from resolvers.ledger_types import Fact
 
 
@@ -198,8 +199,8 @@ class EffectsResult:
     def from_view(cls, query: str, e: Effects | None) -> EffectsResult:
         return cls(query=query, found=e is not None, text=g.effects_text(query, e),
                    events=[ContextEvent.from_view(g.note(ev)) for ev in e.events] if e else [],
-                   facts=[AgentFact.from_view(r.Statement(subject=f.subject_ref, fact=f.fact)) for f in e.facts]
-                   if e else [])
+                   facts=[AgentFact.from_view(r.Statement(subject=f.subject_ref, fact=f.fact)) for f in e.facts
+                          if f.fact.status not in HIDDEN] if e else [])
 
 
 @strawberry.type(description="Why a fact is what it is: what it replaced, its causes back to the root")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from curator.proposal import MemoryMutationProposal, UpsertEntity
+from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph import recall, recall_graph, search
 from graph.committer import commit_proposal
 from graph.db import Database
@@ -234,6 +234,15 @@ def test_neighbors_effects_and_explanations(db: Database, demo: str) -> None:
     assert lines[3].startswith('    - pet:luna feeding_time = "08:00"')
     assert recall_graph.effects_text("nope", recall_graph.effects_of(db, demo, "nope")) == (
         'No event or run "nope" is recorded.')
+
+    commit_proposal(db, demo, MemoryMutationProposal(run_id="guess", operations=[
+        RecordEvent(event_type="state_change", occurred_at=NOW, target="pet:luna", external_ref="guess:1",
+                    summary="the agent guessed a weight"),
+        AssertFact(subject="pet:luna", predicate="description", value="about 4 kg", valid_from=NOW, source="agent",
+                   confidence=0.2, caused_by_event="guess:1")]))
+    guessed = recall_graph.effects_of(db, demo, "guess")
+    assert guessed is not None and [f.fact.status for f in guessed.facts] == ["pending"]
+    assert "4 kg" not in recall_graph.effects_text("guess", guessed)  # pending: never shown to the agent
 
     why = recall_graph.explain_change(db, demo, "github:issue:42", "status")
     text = recall_graph.explanation_text("github:issue:42 status", why)
