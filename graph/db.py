@@ -59,6 +59,8 @@ class Database:
                 yield conn  # type: ignore[misc]
         except pg_errors.QueryCanceled as exc:
             raise Unavailable("the database took too long to answer") from exc
+        except psycopg.DataError as exc:  # e.g. a NUL character in text, a value out of range
+            raise BadInput(f"invalid value: {str(exc).strip().splitlines()[0]}") from exc
         except psycopg.OperationalError as exc:
             raise Unavailable("the database is not reachable") from exc
 

@@ -148,3 +148,8 @@ def test_recorded_at_needs_an_import_token_and_is_monotonic(client: TestClient, 
     assert ok["data"]["commitProposal"]["committed"] == 1
     earlier = gql(client, importer, COMMIT, {"p": {"runId": "m2", "operations": [op]}, "at": "2020-06-01T00:00:00Z"})
     assert codes(earlier) == ["RECORDED_AT_NOT_MONOTONIC"]
+
+
+def test_nul_characters_are_bad_input_not_internal(client: TestClient, make_token: MakeToken) -> None:  # noqa: F811
+    body = gql(client, make_token(), STATE_AT, {"r": "person:a\x00b", "v": "2020-01-01T00:00:00Z"})
+    assert codes(body) == ["BAD_INPUT"]
