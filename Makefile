@@ -24,5 +24,9 @@ test: db-up
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
 
+bench: db-up
+	$(VENV)/bin/python -m bench.seed --if-missing
+	$(VENV)/bin/python -m bench.run
+
 clean:
 	rm -rf $(VENV)

@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from enum import Enum
+from functools import cache
 from typing import Any
 from uuid import UUID
 
@@ -141,10 +142,16 @@ def pipelined(conn: psycopg.Connection[Any], graph: Sequence[Call],
               tabular: Sequence[Call] = ()) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
     """Run named Cypher (`graph`) and SQL (`tabular`) queries in one round trip (psycopg pipeline)."""
     with conn.pipeline():
-        gcurs = [conn.execute(cypher.statement(name), (json.dumps(params),)) for name, params in graph]
+        gcurs = [conn.execute(_statement(name), (json.dumps(params),)) for name, params in graph]
         tcurs = [conn.execute(load(name), params) for name, params in tabular]
     return ([decode(c.fetchall(), cypher.columns(name)) for c, (name, _) in zip(gcurs, graph, strict=True)],
             [list(c.fetchall()) for c in tcurs])
+
+
+@cache
+def _statement(name: str) -> bytes:
+    """cypher.statement rendered once (psycopg would compose it again on every execution); UTF-8."""
+    return cypher.statement(name).as_bytes(None)
 
 
 def decode(rows: Sequence[Any], cols: Sequence[str]) -> list[dict[str, Any]]:

@@ -1,0 +1,1 @@
+UNWIND $ids AS eid MATCH (e:Event) WHERE e.id = eid MATCH (e)-[x:EFFECT]->(s:Entity) RETURN count(*)

@@ -1,0 +1,1 @@
+CREATE (e:Entity {id: 'bench-probe', owner: $owner}) RETURN e.id
