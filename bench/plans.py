@@ -84,7 +84,7 @@ def collect(conn: psycopg.Connection[Any], sample: dict[str, Any]) -> list[Plan]
         ("traversal_relation_types", {}),
         ("causality_run_events", {"run_id": s["run_id"]}),
         ("causality_events_by_ids", {"ids": s["run_events"]}),
-        ("causality_facts_caused", {"ids": s["run_events"]}),
+        ("causality_facts_caused", {"ids": s["run_events"], "limit": 5001}),
         ("causality_fact_by_id", {"id": s["fact"]["id"]}),
         ("causality_fact_for_key", {"subject_id": s["fact"]["subject_id"], "predicate": "status", "now": s["now"]}),
         ("causality_supersedes", {"id": s["fact"]["id"]}),

@@ -27,6 +27,8 @@ from graph.traversal import pipelined
 from graph.trust import INTEGRATION, source_tier
 
 MAX_DEPTH = 10
+MAX_EVENTS = 2000  # a runaway automation can cause without bound; the answer says when it stopped early
+MAX_FACTS = 5000
 MAX_CHAIN = 32  # longest backward walk to a root; a chain this long means a loop or a runaway automation
 SYNC_WINDOW = timedelta(minutes=10)  # an agent action this close before a sync caused it (direct)
 SYNC_HORIZON = timedelta(days=7)  # older actions on the same object are only a hypothesis (inferred)
@@ -101,6 +103,8 @@ class CausedFact(BaseModel):
 class Effects(BaseModel):
     events: list[CausalEvent] = Field(description="The starting events (depth 0) and what they caused")
     facts: list[CausedFact]
+    truncated: bool = Field(default=False, description=f"True when the walk stopped at {MAX_EVENTS} events "
+                                                       f"or {MAX_FACTS} facts")
 
 
 class Explanation(BaseModel):
@@ -124,8 +128,9 @@ def _details(conn: psycopg.Connection[Any], depths: dict[str, int]) -> list[Caus
     return sorted(found, key=lambda e: (e.depth, e.occurred_at, str(e.id)))
 
 
-def _forward(conn: psycopg.Connection[Any], depths: dict[str, int], hops: int) -> None:
-    """Add to `depths` every event up to `hops` CAUSED hops after the ones already in it."""
+def _forward(conn: psycopg.Connection[Any], depths: dict[str, int], hops: int) -> bool:
+    """Add to `depths` every event up to `hops` CAUSED hops after the ones already in it; True when
+    it stopped at MAX_EVENTS."""
     frontier = list(depths)
     for _ in range(hops):
         if not frontier:
@@ -134,8 +139,11 @@ def _forward(conn: psycopg.Connection[Any], depths: dict[str, int], hops: int) -
         frontier = []
         for r in rows:
             if r["id"] not in depths:
+                if len(depths) >= MAX_EVENTS:
+                    return True
                 depths[r["id"]] = depths[r["cause_id"]] + 1
                 frontier.append(r["id"])
+    return False
 
 
 def _run_depths(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
@@ -168,10 +176,10 @@ def effects_of(db: Database, owner: str, *, event_id: UUID | None = None, run_id
             depths = _run_depths(conn.execute(load("causality_run_events"), {"run_id": run_id}).fetchall())
         if not depths:
             return None
-        _forward(conn, depths, depth)
+        truncated = _forward(conn, depths, depth)
         ids = [UUID(i) for i in depths]
         (rows, caused) = pipelined(conn, [], [("causality_events_by_ids", {"ids": ids}),
-                                              ("causality_facts_caused", {"ids": ids})])[1]
+                                              ("causality_facts_caused", {"ids": ids, "limit": MAX_FACTS + 1})])[1]
     events = sorted((_event(r, depths[str(r["id"])]) for r in rows),
                     key=lambda e: (e.depth, e.occurred_at, str(e.id)))
     if not events:
@@ -179,7 +187,7 @@ def effects_of(db: Database, owner: str, *, event_id: UUID | None = None, run_id
     facts = [CausedFact(subject_ref=r["subject_ref"], fact=FactView.from_row(r),
                         caused_by_event_id=r["caused_by_event_id"], depth=depths[str(r["caused_by_event_id"])])
              for r in caused]
-    return Effects(events=events, facts=facts)
+    return Effects(events=events, facts=facts[:MAX_FACTS], truncated=truncated or len(facts) > MAX_FACTS)
 
 
 def _fact_row(conn: psycopg.Connection[Any], fact_id: UUID | None, ref: str | None,

@@ -30,6 +30,7 @@ from graph.sql import load
 
 MAX_DEPTH = 3
 MAX_PREDICATES = 50
+MAX_HOPS = 2000  # a hub can fan out without bound; the answer says when it stopped early
 UNTRUSTED_TIER = 2
 
 
@@ -83,6 +84,7 @@ class Neighborhood(BaseModel):
     valid_time: datetime
     system_time: datetime | None
     hops: list[Hop]
+    truncated: bool = Field(default=False, description=f"True when the walk stopped at {MAX_HOPS} hops")
 
     @property
     def nodes(self) -> list[Node]:
@@ -183,7 +185,8 @@ def neighbors(db: Database, owner: str, query: NeighborQuery) -> Neighborhood | 
         origin = Node(id=start.id, ref=start.ref, kind=start.kind, name=start.canonical_name)
         walk = _Walk(conn, {"v": micros(valid), "r": micros(system)}, query.direction)
         walk.run(origin, query.depth, query.predicates)
-    return Neighborhood(origin=origin, valid_time=valid, system_time=system, hops=walk.hops)
+    return Neighborhood(origin=origin, valid_time=valid, system_time=system, hops=walk.hops,
+                        truncated=walk.truncated)
 
 
 class _Walk:
@@ -202,13 +205,14 @@ class _Walk:
         self.hops: list[Hop] = []
         self.seen_facts: set[str] = set()
         self.nodes: dict[str, Node] = {}
+        self.truncated = False
 
     def run(self, origin: Node, depth: int, requested: Sequence[str] | None) -> None:
         self.nodes[str(origin.id)] = origin
         frontier = [str(origin.id)]
         for level in range(1, depth + 1):
             predicates = level_predicates(self.types, requested, level)
-            if not frontier or predicates == []:
+            if not frontier or predicates == [] or self.truncated:
                 break
             frontier = self._level(level, frontier, predicates)
 
@@ -240,6 +244,9 @@ class _Walk:
                                                          name=row["to_name"])
             if target.id == source.id:
                 continue  # an edge between an entity and one merged into it
+            if len(self.hops) >= MAX_HOPS:
+                self.truncated = True
+                break
             self.seen_facts.add(row["fact_id"])
             self.hops.append(_hop(self.types, level, row, d, source, target))
             if str(target.id) not in self.nodes:

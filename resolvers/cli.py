@@ -169,7 +169,7 @@ EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
 
 
 # Commands in their own modules register themselves (@command and EXTENSIONS) when imported here.
-from resolvers import console_cli  # noqa: E402, F401  (worldmem cypher)
+from resolvers import console_cli, intent_cli  # noqa: E402, F401  (worldmem cypher, worldmem intents)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -69,13 +69,14 @@ class Neighborhood:
     valid_time: datetime
     system_time: datetime | None = strawberry.field(description="null: what is believed now")
     hops: list[RelationshipHop]
+    truncated: bool = strawberry.field(description=f"True when the walk stopped at {t.MAX_HOPS} hops")
 
     @classmethod
     def from_model(cls, n: t.Neighborhood | None) -> Neighborhood | None:
         if n is None:
             return None
         return cls(origin=GraphNode.from_model(n.origin), valid_time=n.valid_time, system_time=n.system_time,
-                   hops=[RelationshipHop.from_model(h) for h in n.hops])
+                   hops=[RelationshipHop.from_model(h) for h in n.hops], truncated=n.truncated)
 
 
 @strawberry.type(description="A world event in a causal walk")
@@ -122,13 +123,15 @@ class CausedFact:
 class Effects:
     events: list[CausalEvent]
     facts: list[CausedFact]
+    truncated: bool = strawberry.field(description=f"True when the walk stopped at {c.MAX_EVENTS} events or "
+                                                   f"{c.MAX_FACTS} facts")
 
     @classmethod
     def from_model(cls, e: c.Effects | None) -> Effects | None:
         if e is None:
             return None
         return cls(events=[CausalEvent.from_model(x) for x in e.events],
-                   facts=[CausedFact.from_model(f) for f in e.facts])
+                   facts=[CausedFact.from_model(f) for f in e.facts], truncated=e.truncated)
 
 
 @strawberry.type(description="Why a fact is what it is: evidence, supersedes chain, causes up to the root")

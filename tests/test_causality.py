@@ -296,3 +296,20 @@ def test_micros_round_trip() -> None:
 
     t = datetime(2024, 5, 1, 12, 30, 15, 123456, tzinfo=UTC)
     assert from_micros(micros(t) or 0) == t
+
+
+@pytest.mark.usefixtures("run_r1")
+def test_effects_that_fan_out_too_far_say_so(db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import graph.causality
+
+    monkeypatch.setattr(graph.causality, "MAX_EVENTS", 2)
+    capped = effects_of(db, owner, run_id="r1")
+    assert capped is not None and not capped.truncated  # the run's own events are always there
+    with db.owner_tx(owner, read_only=True) as conn:
+        row = conn.execute("SELECT id FROM world_events WHERE external_ref = 'msg-1'").fetchone()
+    assert row is not None
+    walked = effects_of(db, owner, event_id=row["id"])
+    assert walked is not None and walked.truncated and len(walked.events) == 2
+    monkeypatch.setattr(graph.causality, "MAX_FACTS", 1)
+    few = effects_of(db, owner, run_id="r1")
+    assert few is not None and few.truncated and len(few.facts) == 1

@@ -222,3 +222,13 @@ def test_neighbors_over_graphql(client: TestClient, make_token: MakeToken, owner
     assert other["data"]["neighbors"] is None
     bad = gql(client, make_token(), NEIGHBORS, {"ref": "place:kitchen", "depth": 9})
     assert bad["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+
+
+@pytest.mark.usefixtures("house")
+def test_a_walk_that_fans_out_too_far_says_so(db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import graph.traversal
+
+    monkeypatch.setattr(graph.traversal, "MAX_HOPS", 2)
+    hood = neighbors(db, owner, NeighborQuery(ref="place:house", depth=3))
+    assert hood is not None and hood.truncated and len(hood.hops) == 2
+    assert not neighbors(db, owner, NeighborQuery(ref="person:bob")).truncated  # type: ignore[union-attr]
