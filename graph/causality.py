@@ -49,7 +49,8 @@ def stamp(conn: psycopg.Connection[Any], op: RecordEvent, cause: Mapping[str, An
     """Causation for an event about to be recorded (every event-producing site goes through here).
 
     A root (user message) correlates with its run; a caused event is `direct`, or `trigger` for an
-    automation fire or a follow-up run, and inherits its cause's correlation. An integration sync with
+    automation fire or a follow-up run, and inherits its cause's correlation (a follow-up run starts its
+    own). An integration sync with
     no named cause is linked to the latest agent action on the same object: `direct` within
     SYNC_WINDOW, else `inferred` (a hypothesis: it keeps its own correlation and never counts as an
     effect). A consequential agent action must state its intent.
@@ -58,8 +59,9 @@ def stamp(conn: psycopg.Connection[Any], op: RecordEvent, cause: Mapping[str, An
     intent.check_action(bool(kind_row and kind_row["consequential"]), op.source, op.intent, op.expected_effect)
     if cause is not None:
         kind = op.causation_kind or ("trigger" if op.event_type in TRIGGERED else "direct")
-        inherited = cause["correlation_id"] if kind != "inferred" else None
-        return Stamp(cause["id"], op.correlation_id or inherited or run_id, kind)
+        # a follow-up run is a run of its own: linked to what scheduled it, correlated with itself
+        keeps = kind != "inferred" and op.event_type != "follow_up_run"
+        return Stamp(cause["id"], op.correlation_id or (cause["correlation_id"] if keeps else None) or run_id, kind)
     if op.causation_kind is not None:
         raise BadInput("causationKind needs causedBy", code="BAD_CAUSATION")
     if target_id is not None and (op.event_type == "integration_sync" or source_tier(op.source) >= INTEGRATION):

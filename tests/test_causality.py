@@ -196,10 +196,11 @@ def test_causation_kinds_are_stamped_at_every_site(db: Database, owner: str) -> 
         RecordEvent(event_type="user_message", occurred_at=t, external_ref="m"),
         RecordEvent(event_type="automation_fire", occurred_at=t, caused_by="m", intent="remind",
                     external_ref="fire"),
-        RecordEvent(event_type="follow_up_run", occurred_at=t, caused_by="fire", external_ref="follow"),
         RecordEvent(event_type="agent_tool_call", occurred_at=t, caused_by="m", source="agent", target="issue:i42",
                     intent="close the issue", external_ref="close"),
     ])
+    ok(db, owner, "run-f", [RecordEvent(event_type="follow_up_run", occurred_at=t, caused_by="fire",
+                                        external_ref="follow")])
     ok(db, owner, "sync-1", [RecordEvent(event_type="integration_sync", occurred_at=t + timedelta(minutes=2),
                                          target="issue:i42", source="integration:github", external_ref="s1")])
     ok(db, owner, "sync-2", [RecordEvent(event_type="integration_sync", occurred_at=t + timedelta(minutes=40),
@@ -211,7 +212,7 @@ def test_causation_kinds_are_stamped_at_every_site(db: Database, owner: str) -> 
                             "FROM world_events e LEFT JOIN world_events c ON c.id = e.caused_by_event_id").fetchall()
     got = {r["external_ref"]: (r["causation_kind"], r["correlation_id"], r["cause"]) for r in rows}
     assert got == {
-        "m": (None, "run-a", None), "fire": ("trigger", "run-a", "m"), "follow": ("trigger", "run-a", "fire"),
+        "m": (None, "run-a", None), "fire": ("trigger", "run-a", "m"), "follow": ("trigger", "run-f", "fire"),
         "close": ("direct", "run-a", "m"),
         "s1": ("direct", "run-a", "close"),  # within the window: the agent's action caused it
         "s2": ("inferred", "sync-2", "close"),  # later: only a hypothesis, with its own correlation
