@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 import psycopg
 from psycopg import sql
@@ -90,7 +91,8 @@ def collect(conn: psycopg.Connection[Any], sample: dict[str, Any]) -> list[Plan]
         ("causality_supersedes", {"id": s["fact"]["id"]}),
         ("intent_actions_for_effect", {"event_id": s["caused_by"]}),
         ("intent_observations", s["observation"]),
-        ("intent_open_actions", {"since": s["week_ago"], "now": s["now"], "limit": 1000}),
+        ("intent_open_actions", {"since": s["week_ago"], "now": s["now"], "after_at": s["week_ago"],
+                                 "after_id": UUID(int=0), "limit": 1000}),
     ):
         plans.append(sql_plan(conn, name, params))
     return plans

@@ -25,6 +25,7 @@ from bench import BENCH_DB, compare, load, plans
 from bench.seed import OWNER_A, seeded
 from graph.causality import effects_of, explain_change
 from graph.db import Database
+from graph.intent import HORIZON, reconcile
 from graph.mirror import micros
 from graph.platform.connect import role_url
 from graph.reads import state_at
@@ -120,6 +121,19 @@ def plan_sample(db: Database, s: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def reconcile_once(db: Database) -> dict[str, float]:
+    """One reconciler pass over the owner's open actions of the last week (read-mostly on the seed)."""
+    now = datetime.now(UTC)
+    with db.owner_tx(OWNER_A, read_only=True) as conn:
+        row = conn.execute(load("run_open_actions"), {"since": now - HORIZON}).fetchone()
+    started = time.perf_counter()
+    changes = reconcile(db, OWNER_A, now)
+    seconds = time.perf_counter() - started
+    actions = int(row["n"]) if row else 0
+    return {"actions": actions, "changed": len(changes), "seconds": round(seconds, 2),
+            "ms_per_action": round(seconds * 1000 / max(actions, 1), 3)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=300, help="measured calls per case (after 30 warm-up)")
@@ -137,14 +151,14 @@ def main(argv: list[str] | None = None) -> int:
         sample = plan_sample(db, s)
         with db.owner_tx(OWNER_A, read_only=True) as conn:
             explained = plans.collect(conn, sample)
+        reconciled = reconcile_once(db)
         shapes = compare.run(settings, db, [UUID(str(f["subject_id"])) for f in s["facts"][:20]],
                              [UUID(str(f["caused_by_event_id"])) for f in s["facts"][:100]])
     finally:
         db.close()
     at = datetime.now(UTC).isoformat(timespec="seconds")
-    report = {"at": at, "entities": size, "cpus": os.cpu_count(),
-              "loadavg": os.getloadavg(), "cases": results, "plans": [vars(p) for p in explained],
-              "shapes": shapes}
+    report = {"at": at, "entities": size, "cpus": os.cpu_count(), "loadavg": os.getloadavg(), "cases": results,
+              "reconcile": reconciled, "plans": [vars(p) for p in explained], "shapes": shapes}
     print_report(report)
     RESULTS.mkdir(exist_ok=True)
     text = json.dumps(report, indent=2, default=str)
@@ -162,6 +176,9 @@ def print_report(r: dict[str, Any]) -> None:
     for name, m in r["cases"].items():
         print(f"{name:<42} {m['n']:>4} {m['p50_ms']:>8.2f} {m['p95_ms']:>8.2f} {m['max_ms']:>8.2f} "
               f"{m['rows_avg']:>7.1f}")
+    rec = r["reconcile"]
+    print(f"\nintent reconciler: {rec['actions']} open actions in {rec['seconds']} s "
+          f"({rec['ms_per_action']} ms each), {rec['changed']} outcomes changed")
     print(f"\n{'named query (EXPLAIN ANALYZE, app role)':<42} {'ms':>7}  scans")
     for p in r["plans"]:
         flag = "  <-- SEQ SCAN" if plans.Plan(**p).seq_scans else ""

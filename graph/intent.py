@@ -138,11 +138,21 @@ def on_effect(conn: psycopg.Connection[Any], event_id: UUID, now: datetime) -> l
 
 def reconcile(db: Database, owner: str, now: datetime | None = None,
               horizon: timedelta = HORIZON) -> list[OutcomeChange]:
-    """Close expired windows (unfulfilled) and take in late effects, for actions within `horizon`."""
+    """Close expired windows (unfulfilled) and take in late effects, for actions within `horizon`.
+
+    Pages through the actions RECONCILE_BATCH at a time, one transaction per page.
+    """
     at = now or datetime.now(UTC)
     if at.tzinfo is None:
         raise BadInput("now needs a UTC offset", code="BAD_TIME")
-    with db.owner_tx(owner) as conn:
-        actions = conn.execute(load("intent_open_actions"), {
-            "since": at - horizon, "now": at, "limit": RECONCILE_BATCH}).fetchall()
-        return _settle(conn, actions, at)
+    changes: list[OutcomeChange] = []
+    after: tuple[datetime, UUID] = (at - horizon, UUID(int=0))
+    while True:
+        with db.owner_tx(owner) as conn:
+            actions = conn.execute(load("intent_open_actions"), {
+                "since": at - horizon, "now": at, "after_at": after[0], "after_id": after[1],
+                "limit": RECONCILE_BATCH}).fetchall()
+            changes += _settle(conn, actions, at)
+        if len(actions) < RECONCILE_BATCH:
+            return changes
+        after = (actions[-1]["occurred_at"], actions[-1]["id"])

@@ -170,7 +170,11 @@ def test_outcomes_fulfilled_partial_and_unfulfilled(db: Database, owner: str) ->
 
 
 @pytest.mark.usefixtures("run_r1")
-def test_an_effect_that_never_happens_is_unfulfilled_and_a_late_one_is_taken_in(db: Database, owner: str) -> None:
+def test_an_effect_that_never_happens_is_unfulfilled_and_a_late_one_is_taken_in(
+        db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import graph.intent
+
+    monkeypatch.setattr(graph.intent, "RECONCILE_BATCH", 1)  # page through call-1 and call-4
     t = datetime.now(UTC).replace(microsecond=0)
     expected = {"target": "file:memory.py", "predicate": "status", "expected_value": "formatted", "within_seconds": 60}
     ok(db, owner, "r4", [RecordEvent(event_type="user_message", occurred_at=t, external_ref="msg-4"),
