@@ -30,31 +30,47 @@ from graph.mirror import micros
 from graph.platform.connect import role_url
 from graph.reads import state_at
 from graph.settings import get_settings
-from graph.traversal import NeighborQuery, neighbors
+from graph.traversal import NeighborQuery, neighbors, pipelined
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ALL_PREDICATES = ["owns", "works_on", "member_of", "part_of", "located_in", "knows", "blocked_by", "tests"]
 TARGET_MS = 5.0  # neighbours depth 2, p95
 
 
-def measure(fn: Callable[[Any], int], inputs: list[Any], warmup: int) -> dict[str, float]:
-    for item in inputs[:warmup]:
-        fn(item)
-    times, sizes = [], []
-    for item in inputs[warmup:]:
-        started = time.perf_counter()
-        sizes.append(fn(item))
-        times.append((time.perf_counter() - started) * 1000)
+def summary(times: list[float], sizes: list[int]) -> dict[str, float]:
     cuts = statistics.quantiles(times, n=100)
     return {"n": len(times), "p50_ms": round(statistics.median(times), 2), "p95_ms": round(cuts[94], 2),
             "max_ms": round(max(times), 2), "rows_avg": round(statistics.mean(sizes), 1)}
+
+
+def measure(fn: Callable[[Any], int], inputs: list[Any], warmup: int) -> dict[str, float]:
+    return measure_all({"": (fn, inputs)}, warmup)[""]
+
+
+def measure_all(work: dict[str, tuple[Callable[[Any], int], list[Any]]], warmup: int) -> dict[str, dict[str, float]]:
+    """Round-robin over the cases (input i of every case, then i + 1), so a burst of load from other
+    processes on the machine lands on all cases alike instead of ruining one."""
+    times: dict[str, list[float]] = {name: [] for name in work}
+    sizes: dict[str, list[int]] = {name: [] for name in work}
+    for i in range(max(len(inputs) for _, inputs in work.values())):
+        for name, (fn, inputs) in work.items():
+            if i >= len(inputs):
+                continue
+            started = time.perf_counter()
+            size = fn(inputs[i])
+            if i >= warmup:
+                times[name].append((time.perf_counter() - started) * 1000)
+                sizes[name].append(size)
+    return {name: summary(times[name], sizes[name]) for name in work}
 
 
 def samples(db: Database, n: int) -> dict[str, Any]:
     with db.owner_tx(OWNER_A, read_only=True) as conn:
         def rows(name: str) -> list[dict[str, Any]]:
             return list(conn.execute(load(name), {"n": n}).fetchall())
-        return {"refs": [r["ref"] for r in rows("run_sample_refs")], "runs": rows("run_sample_runs"),
+        entities = rows("run_sample_refs")
+        return {"refs": [r["ref"] for r in entities], "ids": [str(r["id"]) for r in entities],
+                "runs": rows("run_sample_runs"),
                 "facts": rows("run_sample_facts"), "actions": rows("run_sample_actions"),
                 "merged": rows("run_sample_merged")}
 
@@ -98,6 +114,23 @@ def cases(db: Database, s: dict[str, Any]) -> dict[str, tuple[Callable[[Any], in
         "explainChange(ref, predicate)": (lambda f: explain(f, True), s["facts"]),
         "stateAt (SQL)": (state, refs),
     }
+
+
+def named(db: Database, s: dict[str, Any], warmup: int) -> dict[str, dict[str, float]]:
+    """Each named Cypher query alone, as traversal runs it (pipelined, decoded), in one open transaction."""
+    hop = {"v": micros(datetime.now(UTC)), "r": None, "predicates": None}
+    ids, tens = s["ids"], [s["ids"][i:i + 10] for i in range(len(s["ids"]) - 9)]
+    runs, causes = [str(r["id"]) for r in s["runs"]], [str(f["caused_by_event_id"]) for f in s["facts"]]
+    out = {}
+    with db.owner_tx(OWNER_A, read_only=True) as conn:
+        def query(name: str, wrap: Callable[[Any], list[str]]) -> Callable[[Any], int]:
+            return lambda item: len(pipelined(conn, [(name, {**hop, "ids": wrap(item)})])[0][0])
+        for name in ("neighbors_out", "neighbors_in"):
+            out[f"{name}, 1 id"] = measure(query(name, lambda i: [i]), ids, warmup)
+            out[f"{name}, 10 ids"] = measure(query(name, list), tens, warmup)
+        out["causal_forward, 1 id"] = measure(query("causal_forward", lambda i: [i]), runs, warmup)
+        out["causal_backward, 1 id"] = measure(query("causal_backward", lambda i: [i]), causes, warmup)
+    return out
 
 
 def plan_sample(db: Database, s: dict[str, Any]) -> dict[str, Any]:
@@ -147,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     db = Database(role_url(settings, "app", BENCH_DB), max_size=1, statement_timeout_ms=60_000)
     try:
         s = samples(db, args.runs + 30)
-        results = {name: measure(fn, inputs, 30) for name, (fn, inputs) in cases(db, s).items()}
+        results = measure_all(cases(db, s), 30)
+        queries = named(db, s, 30)
         sample = plan_sample(db, s)
         with db.owner_tx(OWNER_A, read_only=True) as conn:
             explained = plans.collect(conn, sample)
@@ -158,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         db.close()
     at = datetime.now(UTC).isoformat(timespec="seconds")
     report = {"at": at, "entities": size, "cpus": os.cpu_count(), "loadavg": os.getloadavg(), "cases": results,
-              "reconcile": reconciled, "plans": [vars(p) for p in explained], "shapes": shapes}
+              "named_queries": queries, "reconcile": reconciled, "plans": [vars(p) for p in explained],
+              "shapes": shapes}
     print_report(report)
     RESULTS.mkdir(exist_ok=True)
     text = json.dumps(report, indent=2, default=str)
@@ -174,6 +209,11 @@ def print_report(r: dict[str, Any]) -> None:
     print(f"\n[bench] {r['entities']} entities, {r['cpus']} CPUs, load {r['loadavg'][0]:.2f}, {r['at']}\n")
     print(f"{'case':<42} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'rows':>7}")
     for name, m in r["cases"].items():
+        print(f"{name:<42} {m['n']:>4} {m['p50_ms']:>8.2f} {m['p95_ms']:>8.2f} {m['max_ms']:>8.2f} "
+              f"{m['rows_avg']:>7.1f}")
+    print(f"\n{'named Cypher query (pipelined, open transaction)':<42} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} "
+          f"{'max ms':>8} {'rows':>7}")
+    for name, m in r["named_queries"].items():
         print(f"{name:<42} {m['n']:>4} {m['p50_ms']:>8.2f} {m['p95_ms']:>8.2f} {m['max_ms']:>8.2f} "
               f"{m['rows_avg']:>7.1f}")
     rec = r["reconcile"]
