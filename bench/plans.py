@@ -89,7 +89,7 @@ def collect(conn: psycopg.Connection[Any], sample: dict[str, Any]) -> list[Plan]
         ("causality_fact_by_id", {"id": s["fact"]["id"]}),
         ("causality_fact_for_key", {"subject_id": s["fact"]["subject_id"], "predicate": "status", "now": s["now"]}),
         ("causality_supersedes", {"id": s["fact"]["id"]}),
-        ("intent_actions_for_effect", {"event_id": s["caused_by"]}),
+        ("intent_actions_for_effect", {"event_id": s["caused_by"], "predicate": "status"}),
         ("intent_observations", s["observation"]),
         ("intent_open_actions", {"since": s["week_ago"], "now": s["now"], "after_at": s["week_ago"],
                                  "after_id": UUID(int=0), "limit": 1000}),

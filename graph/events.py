@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from psycopg.types.json import Jsonb
 
 from curator import proposal as p
-from graph import causality, entities, intent, mirror
+from graph import causality, entities, mirror
 from graph.errors import BadInput, NotFound
 from graph.sql import load
 
@@ -44,5 +44,4 @@ def record(ctx: OpContext, op: p.RecordEvent) -> Any:
         "correlation_id": stamp.correlation_id, "summary": op.summary})
     if stamp.cause_id is not None:
         mirror.create_caused(ctx.conn, ctx.owner, str(stamp.cause_id), str(row["id"]), stamp.kind or "direct")
-    intent.on_effect(ctx.conn, row["id"], ctx.at)
     return row["id"]

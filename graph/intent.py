@@ -10,8 +10,8 @@ hypotheses and never count):
 - unfulfilled: values were observed and none is the expected one, or the window closed with nothing;
 - null: no expected effect, or nothing observed while the window is still open.
 
-The committer re-judges affected actions whenever an effect is recorded (`on_effect`); `reconcile`
-closes windows and picks up effects that arrived late.
+The committer re-judges the affected actions whenever a fact with a cause is recorded (`on_effect`);
+`reconcile` closes windows and picks up effects that arrived late.
 """
 
 from __future__ import annotations
@@ -130,9 +130,12 @@ def _settle(conn: psycopg.Connection[Any], actions: Sequence[Mapping[str, Any]],
     return changes
 
 
-def on_effect(conn: psycopg.Connection[Any], event_id: UUID, now: datetime) -> list[OutcomeChange]:
-    """Re-judge the actions an event (just recorded, or the cause of a fact just recorded) may affect."""
-    actions = conn.execute(load("intent_actions_for_effect"), {"event_id": event_id}).fetchall()
+def on_effect(conn: psycopg.Connection[Any], event_id: UUID, predicate: str, now: datetime) -> list[OutcomeChange]:
+    """Re-judge the actions a fact just recorded may affect: those expecting `predicate` among the causes
+    of its event `event_id` and earlier in that event's correlation. Only facts are observations, so
+    recording an event alone changes no outcome (the reconciler closes windows)."""
+    actions = conn.execute(load("intent_actions_for_effect"), {"event_id": event_id,
+                                                               "predicate": predicate}).fetchall()
     return _settle(conn, actions, now)
 
 

@@ -156,7 +156,8 @@ def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str 
         plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
     _carry_out(ctx, plan, current, row, supersedes)
     if row.get("caused_by_event_id") is not None:
-        intent.on_effect(ctx.conn, row["caused_by_event_id"], ctx.at)  # the cause's action may be fulfilled now
+        # the action behind the cause may be fulfilled now
+        intent.on_effect(ctx.conn, row["caused_by_event_id"], row["predicate"], ctx.at)
 
 
 def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,

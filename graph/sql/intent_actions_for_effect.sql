@@ -1,6 +1,6 @@
--- Actions whose outcome an effect event may change: the event itself and its causes (climbing direct
--- and trigger links only), and earlier actions of its correlation, that state an expected effect and
--- are not fulfilled yet.
+-- Actions whose outcome a fact caused by the given event may change: the event itself and its causes
+-- (climbing direct and trigger links only), and earlier actions of its correlation, that expect an
+-- effect on the fact's predicate and are not fulfilled yet.
 WITH RECURSIVE up (id, caused_by, kind, hops) AS (
     SELECT id, caused_by_event_id, causation_kind, 0 FROM world_events
     WHERE owner_sub = wm_owner() AND id = %(event_id)s
@@ -15,12 +15,12 @@ WITH RECURSIVE up (id, caused_by, kind, hops) AS (
 SELECT w.id, w.occurred_at, w.correlation_id, w.expected_effect, w.intent_outcome
 FROM world_events w
 WHERE w.owner_sub = wm_owner() AND w.expected_effect IS NOT NULL
-  AND w.intent_outcome IS DISTINCT FROM 'fulfilled'
+  AND w.intent_outcome IS DISTINCT FROM 'fulfilled' AND w.expected_effect ->> 'predicate' = %(predicate)s
   AND w.id IN (SELECT id FROM up)
 UNION
 SELECT w.id, w.occurred_at, w.correlation_id, w.expected_effect, w.intent_outcome
 FROM world_events w, effect x
 WHERE w.owner_sub = wm_owner() AND w.expected_effect IS NOT NULL
-  AND w.intent_outcome IS DISTINCT FROM 'fulfilled'
+  AND w.intent_outcome IS DISTINCT FROM 'fulfilled' AND w.expected_effect ->> 'predicate' = %(predicate)s
   AND x.causation_kind IS DISTINCT FROM 'inferred'
   AND w.correlation_id = x.correlation_id AND w.occurred_at <= x.occurred_at
