@@ -92,7 +92,7 @@ def collect(conn: psycopg.Connection[Any], sample: dict[str, Any]) -> list[Plan]
         ("intent_actions_for_effect", {"event_id": s["caused_by"], "predicate": "status"}),
         ("intent_observations", s["observation"]),
         ("intent_open_actions", {"since": s["week_ago"], "now": s["now"], "after_at": s["week_ago"],
-                                 "after_id": UUID(int=0), "limit": 1000}),
+                                 "after_id": UUID(int=0), "open_only": False, "limit": 1000}),
     ):
         plans.append(sql_plan(conn, name, params))
     return plans

@@ -139,11 +139,13 @@ def on_effect(conn: psycopg.Connection[Any], event_id: UUID, predicate: str, now
     return _settle(conn, actions, now)
 
 
-def reconcile(db: Database, owner: str, now: datetime | None = None,
-              horizon: timedelta = HORIZON) -> list[OutcomeChange]:
+def reconcile(db: Database, owner: str, now: datetime | None = None, horizon: timedelta = HORIZON,
+              open_only: bool = False) -> list[OutcomeChange]:
     """Close expired windows (unfulfilled) and take in late effects, for actions within `horizon`.
 
-    Pages through the actions RECONCILE_BATCH at a time, one transaction per page.
+    `open_only` looks only at actions not judged yet: enough to close windows, since a late fact with a
+    cause re-judges its actions as it is committed; the full pass also catches anything else. Pages
+    through the actions RECONCILE_BATCH at a time, one transaction per page.
     """
     at = now or datetime.now(UTC)
     if at.tzinfo is None:
@@ -154,7 +156,7 @@ def reconcile(db: Database, owner: str, now: datetime | None = None,
         with db.owner_tx(owner) as conn:
             actions = conn.execute(load("intent_open_actions"), {
                 "since": at - horizon, "now": at, "after_at": after[0], "after_id": after[1],
-                "limit": RECONCILE_BATCH}).fetchall()
+                "open_only": open_only, "limit": RECONCILE_BATCH}).fetchall()
             changes += _settle(conn, actions, at)
         if len(actions) < RECONCILE_BATCH:
             return changes

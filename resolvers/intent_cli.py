@@ -22,7 +22,7 @@ def _intents(args: argparse.Namespace, settings: Settings) -> int:
     database = Database(role_url(settings, "app"), max_size=1)
     try:
         now = parse_datetime(args.now) if args.now else None
-        changes = reconcile(database, args.owner, now, timedelta(days=args.horizon_days))
+        changes = reconcile(database, args.owner, now, timedelta(days=args.horizon_days), args.open_only)
     finally:
         database.close()
     for change in changes:
@@ -38,6 +38,8 @@ def _parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     intents.add_argument("--now", help="judge as of this time (ISO 8601 with offset; default: now)")
     intents.add_argument("--horizon-days", type=int, default=HORIZON.days,
                          help=f"look at actions of the last N days (default {HORIZON.days})")
+    intents.add_argument("--open-only", action="store_true",
+                         help="only actions not judged yet (cheap; enough to close expired windows)")
 
 
 EXTENSIONS.append(_parser)

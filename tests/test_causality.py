@@ -181,7 +181,7 @@ def test_an_effect_that_never_happens_is_unfulfilled_and_a_late_one_is_taken_in(
                          tool_call("call-4", "msg-4", t, expected)])
     assert outcome(db, owner, "call-4") is None  # nothing observed yet, window open
     assert reconcile(db, owner, t + timedelta(seconds=30)) == []
-    changes = reconcile(db, owner, t + timedelta(seconds=61))
+    changes = reconcile(db, owner, t + timedelta(seconds=61), open_only=True)
     assert [(c.old, c.new) for c in changes] == [(None, "unfulfilled")]
     assert outcome(db, owner, "call-4") == "unfulfilled"
     ok(db, owner, "r5", [RecordEvent(event_type="state_change", occurred_at=t + timedelta(minutes=5),
