@@ -27,6 +27,7 @@ test: db-up
 bench: db-up
 	$(VENV)/bin/python -m bench.seed --if-missing
 	$(VENV)/bin/python -m bench.run
+	$(VENV)/bin/python -m bench.context_bench
 
 clean:
 	rm -rf $(VENV)
