@@ -13,8 +13,10 @@ from curator.proposal import (
     AssertRelationship,
     Evidence,
     MemoryMutationProposal,
+    MergeEntities,
     RecordEvent,
     RetractFact,
+    SplitEntity,
     UpsertEntity,
 )
 from graph.committer import commit_proposal
@@ -59,6 +61,16 @@ def test_doctor_reports_graph_equals_ledger_after_random_workload(
     rng = random.Random(7)
     for owner in ("doctor-a", "doctor-b"):
         _workload(db, owner, rng)
+    report = check(test_db_url)
+    assert report.ok, report.problems
+    # Governance moves edges in the graph too: merge two people (and a place), then split one back.
+    merged = commit_proposal(db, "doctor-a", MemoryMutationProposal(run_id="merge", operations=[
+        MergeEntities(entity="person:p1", into="person:p0"), MergeEntities(entity="place:c2", into="place:c0")]))
+    assert merged.rejected == [], merged.rejected
+    assert check(test_db_url).ok, check(test_db_url).problems
+    split = commit_proposal(db, "doctor-a", MemoryMutationProposal(run_id="split", operations=[
+        SplitEntity(entity="place:c2")]))
+    assert split.rejected == [], split.rejected
     report = check(test_db_url)
     assert report.ok, report.problems
     assert report.counts["rels"] > 20 and report.counts["entities"] >= 18 and report.counts["caused"] > 0
