@@ -19,11 +19,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from bench import BENCH_DB, compare, load, plans
 from bench.seed import OWNER_A, seeded
+from curator.proposal import AssertRelationship, Evidence, MemoryMutationProposal
 from graph.causality import effects_of, explain_change
+from graph.committer import commit_proposal
 from graph.db import Database
 from graph.intent import HORIZON, reconcile
 from graph.mirror import micros
@@ -35,6 +37,7 @@ from graph.traversal import NeighborQuery, neighbors, pipelined
 RESULTS = Path(__file__).resolve().parent / "results"
 ALL_PREDICATES = ["owns", "works_on", "member_of", "part_of", "located_in", "knows", "blocked_by", "tests"]
 TARGET_MS = 5.0  # neighbours depth 2, p95
+WRITE_EVIDENCE = Evidence(kind="bench", text="write path")
 
 
 def summary(times: list[float], sizes: list[int]) -> dict[str, float]:
@@ -99,8 +102,20 @@ def cases(db: Database, s: dict[str, Any]) -> dict[str, tuple[Callable[[Any], in
         found = state_at(db, OWNER_A, ref, now)
         return len(found.facts) if found else 0
 
+    def commit(pair: tuple[str, str]) -> int:
+        """The write path at scale: a functional relationship superseded (row closed, rows inserted,
+        old edge closed and new edge created by the named mirror queries), one proposal each."""
+        proposal = MemoryMutationProposal(run_id=f"bench-write-{uuid4()}", operations=[AssertRelationship(
+            subject=pair[0], predicate="part_of", object=pair[1], valid_from=now, evidence=WRITE_EVIDENCE)])
+        result = commit_proposal(db, OWNER_A, proposal)
+        if result.rejected:
+            raise RuntimeError(f"bench write rejected: {result.rejected}")
+        return result.committed
+
     refs = s["refs"]
     return {
+        "commitProposal: part_of superseded (ledger + AGE mirror)": (commit, list(zip(refs, refs[1:] + refs[:1],
+                                                                                       strict=True))),
         "neighbors depth 1": (hood(1), refs),
         "neighbors depth 2": (hood(2), refs),
         "neighbors depth 2, all predicates named": (hood(2, True), refs),
