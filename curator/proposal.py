@@ -135,9 +135,17 @@ class SplitEntity(_Op):
     entity: Ref | None = Field(default=None, description="The merged entity (its latest merge is undone)")
 
 
+class DismissMergeSuggestion(_Op):
+    """Governance: the owner says `entity` and `other` are two things; the pair is not suggested again."""
+
+    op: Literal["dismiss_merge_suggestion"] = "dismiss_merge_suggestion"
+    entity: Ref = Field(description="One entity of the suggested pair")
+    other: Ref = Field(description="The other one (the order does not matter)")
+
+
 Operation = Annotated[
     UpsertEntity | AddAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent
-    | AcceptProposal | RejectProposal | MergeEntities | SplitEntity,
+    | AcceptProposal | RejectProposal | MergeEntities | SplitEntity | DismissMergeSuggestion,
     Field(discriminator="op"),
 ]
 

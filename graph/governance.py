@@ -1,8 +1,9 @@
-"""Governance operations (Appendix D): invalidate a wrong belief, accept or reject a pending fact.
+"""Governance operations (Appendix D): invalidate a wrong belief, accept or reject a pending fact, dismiss
+a merge suggestion.
 
 They are proposal operations like any other, so they run in the committer's one transaction with its
 one system time, all or nothing, idempotent on the run id. Merges and splits live in graph/merge.py.
-Only the owner (a tier-0 source: user or system) may accept, reject, merge or split; any writer may
+Only the owner (a tier-0 source: user or system) may accept, reject, dismiss, merge or split; any writer may
 invalidate (as before), and every governance action leaves an audit event of type 'governance'.
 """
 
@@ -126,8 +127,33 @@ def invalidate_fact(ctx: OpContext, op: p.InvalidateFact) -> Outcome:
     return "committed"
 
 
+def _entity(ctx: OpContext, ref: str) -> entities.Entity:
+    """The entity a ref names as it is (a merged entity is not followed to its survivor)."""
+    found = entities.resolve(ctx.conn, ref, follow=False)
+    if found is None:
+        raise NotFound(f"no entity {ref!r}", code="UNKNOWN_ENTITY")
+    return found
+
+
+def dismiss_merge_suggestion(ctx: OpContext, op: p.DismissMergeSuggestion) -> Outcome:
+    """The owner said no to "are A and B the same?": the pair (either order) is never suggested again.
+
+    Dismissing a pair already dismissed records the owner's answer (the audit event) and changes nothing else.
+    """
+    require_owner(op.source)
+    one, other = _entity(ctx, op.entity), _entity(ctx, op.other)
+    if one.id == other.id:
+        raise BadInput("an entity is always the same as itself", code="SAME_ENTITY")
+    event = audit(ctx, "dismiss_merge", one.ref, {"entity": one.ref, "other": other.ref, "reason": op.reason},
+                  f"{one.ref} and {other.ref} are not the same" + (f": {op.reason}" if op.reason else ""))
+    ctx.conn.execute(load("gov_merge_dismiss"), {"a": one.id, "b": other.id, "reason": op.reason, "at": ctx.at,
+                                                 "run_id": ctx.run_id, "event_id": event})
+    return "committed"
+
+
 HANDLERS: dict[str, Callable[[OpContext, Any], Outcome]] = {
     "invalidate_fact": invalidate_fact,
     "accept_proposal": accept_proposal,
     "reject_proposal": reject_proposal,
+    "dismiss_merge_suggestion": dismiss_merge_suggestion,
 }

@@ -2,8 +2,10 @@
 
 `pending_review` gathers pending facts (a conflict when they contradict an active functional value) and
 merge suggestions (alike names of one kind) into ONE chat-ready message, each numbered item mapped to the
-mutation its answer triggers. `correction_notices` tells a chat that a value it knew was replaced ("you
-said X before, now Y — updating"); a new learning with no prior value stays silent.
+mutation its answer triggers (a "no" to a merge suggestion dismisses the pair for good; a pair that was
+dismissed, or merged and split again, is not suggested again). `correction_notices` tells a chat that a
+value it knew was replaced ("you said X before, now Y — updating"); a new learning with no prior value
+stays silent.
 Rendering is pure (`render_review`, `notice_text`, `show`); the queries live in graph/sql/gov_review_*.
 """
 
@@ -101,7 +103,8 @@ def merge_item(number: int, row: dict[str, Any]) -> ReviewItem:
     question = (f"Are {row[f'{a}_name']} ({gone}) and {row[f'{b}_name']} ({into}) the same "
                 f"{row['kind']}?")
     return ReviewItem(number=number, kind="merge_suggestion", question=question, entity_refs=[gone, into],
-                      yes=Action(mutation="mergeEntities", args={"entity": gone, "into": into}))
+                      yes=Action(mutation="mergeEntities", args={"entity": gone, "into": into}),
+                      no=Action(mutation="dismissMergeSuggestion", args={"entity": gone, "other": into}))
 
 
 def render_review(items: list[ReviewItem]) -> str:

@@ -105,6 +105,13 @@ class GovernanceMutation:
         op = _operation(p.MergeEntities, entity=entity, into=into, reason=reason)
         return await _govern(info, "mergeEntities", op, run_id, merges=True)
 
+    @strawberry.mutation(description="`entity` and `other` are two things: never suggest merging them "
+                                     "again (either order)")
+    async def dismiss_merge_suggestion(self, info: Info[Any, Any], entity: str, other: str,
+                                       reason: str | None = None, run_id: str | None = None) -> GovernanceResult:
+        op = _operation(p.DismissMergeSuggestion, entity=entity, other=other, reason=reason)
+        return await _govern(info, "dismissMergeSuggestion", op, run_id)
+
     @strawberry.mutation(description="Undo a merge, named by `mergeId` or by the merged `entity`")
     async def split_entity(self, info: Info[Any, Any], merge_id: strawberry.ID | None = None,
                            entity: str | None = None, reason: str | None = None,

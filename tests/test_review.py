@@ -6,6 +6,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
+import psycopg
 from fastapi.testclient import TestClient
 
 from curator import proposal as p
@@ -60,13 +61,14 @@ def test_one_bundled_message_maps_each_answer_to_its_mutation() -> None:
     assert [i.kind for i in review.items] == ["pending_fact", "conflict", "merge_suggestion"]  # pair deduped
     merge = review.items[2]
     assert merge.yes == Action(mutation="mergeEntities", args={"entity": "pet:lu", "into": "pet:luna"})
-    assert merge.no is None
+    assert merge.no == Action(mutation="dismissMergeSuggestion", args={"entity": "pet:lu", "other": "pet:luna"})
     lines = review.message.splitlines()
     assert lines[0] == "I'd like to check 3 things with you — answer with the number and yes or no:"
     assert lines[1] == (f"1. Luna's birthday: 2019-05-01? (agent, 30% sure)  [yes → acceptProposal({UID}), "
                         f"no → rejectProposal({UID})]")
     assert lines[2].startswith("2. Luna's birthday: 2019-05-01 instead of 2019-04-01? (agent, 30% sure)")
-    assert lines[3] == "3. Are Lu (pet:lu) and Luna (pet:luna) the same pet?  [yes → mergeEntities(pet:lu, pet:luna)]"
+    assert lines[3] == ("3. Are Lu (pet:lu) and Luna (pet:luna) the same pet?  [yes → mergeEntities(pet:lu, pet:luna), "
+                        "no → dismissMergeSuggestion(pet:lu, pet:luna)]")
     assert build_review([_pending_row()] * 5, [_pair("A", "B", "A")], limit=2).items[-1].number == 2
 
 
@@ -137,6 +139,47 @@ def test_merges_are_not_corrections(db: Database, owner: str) -> None:
     assert pending_ids(db, owner, "pet:luna", "birthday")
 
 
+def _merge_pairs(db: Database, owner: str) -> list[set[str]]:
+    return [set(i.entity_refs) for i in pending_review(db, owner).items if i.kind == "merge_suggestion"]
+
+
+def test_a_dismissed_merge_suggestion_is_not_suggested_again(db: Database, owner: str,
+                                                             admin_conn: psycopg.Connection) -> None:
+    other = f"{owner}-b"
+    for who in (owner, other):
+        ok(commit(db, who, entity("pet:luna", "Luna"), entity("pet:lunah", "Lunah"), entity("pet:lunar", "Lunar")))
+    assert {"pet:luna", "pet:lunah"} in _merge_pairs(db, owner)
+    [merge] = [i for i in pending_review(db, owner).items if set(i.entity_refs) == {"pet:luna", "pet:lunah"}]
+    assert merge.no is not None and merge.no.mutation == "dismissMergeSuggestion"
+    # The answer "no", in the other order than suggested: the pair is two things, in both orders.
+    first = ok(commit(db, owner, p.DismissMergeSuggestion(entity=merge.no.args["other"],
+                                                          other=merge.no.args["entity"], reason="two cats"),
+                      run_id="dismiss-1"))
+    assert first.committed == 1
+    pairs = _merge_pairs(db, owner)
+    assert {"pet:luna", "pet:lunah"} not in pairs and pairs, pairs  # other pairs are still suggested
+    assert {"pet:luna", "pet:lunah"} in _merge_pairs(db, other)  # another owner's review is unaffected
+    # Idempotent on the run id; a second dismissal (another run) is a no-op apart from its audit event.
+    again = commit(db, owner, p.DismissMergeSuggestion(entity=merge.no.args["other"],
+                                                       other=merge.no.args["entity"], reason="two cats"),
+                   run_id="dismiss-1")
+    assert again.replayed and again.committed == 1
+    ok(commit(db, owner, p.DismissMergeSuggestion(entity="pet:lunah", other="pet:luna")))
+    rows = admin_conn.execute("SELECT owner_sub, reason FROM merge_dismissals WHERE owner_sub IN (%s, %s)",
+                              (owner, other)).fetchall()
+    assert rows == [(owner, "two cats")]
+    audit = admin_conn.execute("SELECT payload->>'action', payload->>'reason' FROM world_events WHERE "
+                               "owner_sub = %s AND event_type = 'governance' ORDER BY recorded_at",
+                               (owner,)).fetchall()
+    assert audit == [("dismiss_merge", "two cats"), ("dismiss_merge", None)]
+    # Only the owner answers; both entities must exist and be two.
+    for op, code in ((p.DismissMergeSuggestion(entity="pet:luna", other="pet:lunar", source="agent"), "OWNER_ONLY"),
+                     (p.DismissMergeSuggestion(entity="pet:luna", other="pet:nope"), "UNKNOWN_ENTITY"),
+                     (p.DismissMergeSuggestion(entity="pet:luna", other="pet:luna"), "SAME_ENTITY")):
+        assert [r.code for r in commit(db, owner, op).rejected] == [code]
+    assert _merge_pairs(db, other) != [] and {"pet:luna", "pet:lunah"} in _merge_pairs(db, other)
+
+
 # --- over GraphQL -------------------------------------------------------------------------------------
 
 REVIEW = """{ pendingReview { message items { number kind question factId conflictingFactId
@@ -159,7 +202,8 @@ def test_governance_over_graphql(client: TestClient, make_token: MakeToken, db: 
     conflict, pending, merge = review["items"]
     assert conflict["entities"] == [{"ref": "pet:luna", "name": "Luna",
                                      "facts": [{"predicate": "birthday", "value": "2019-04-01"}]}]
-    assert merge["yes"]["call"] in review["message"] and merge["no"] is None
+    assert merge["yes"]["call"] in review["message"] and merge["no"]["call"] in review["message"]
+    assert merge["no"]["mutation"] == "dismissMergeSuggestion"
 
     accept = f'mutation {{ acceptProposal(id: "{conflict["factId"]}", runId: "acc-1") {RESULT} }}'
     assert gql(client, token, accept)["data"]["acceptProposal"]["ok"]
@@ -212,3 +256,20 @@ def test_depth_limit_is_typed(settings: Any) -> None:
     assert all(e.extensions != {"code": "QUERY_TOO_DEEP"} for e in shallow_enough.errors or [])
     result = shallow.execute_sync("{ pendingReview { items { yes { call } } } }", context_value=ctx)
     assert result.errors and result.errors[0].extensions == {"code": "QUERY_TOO_DEEP"}
+
+
+def test_dismiss_merge_suggestion_over_graphql(client: TestClient, make_token: MakeToken, db: Database,  # noqa: F811
+                                               owner: str) -> None:
+    token = make_token()
+    ok(commit(db, owner, entity("pet:luna", "Luna")))
+    ok(commit(db, owner, entity("pet:lunah", "Lunah")))  # the newer one is suggested to merge away
+    [merge] = gql(client, token, REVIEW)["data"]["pendingReview"]["items"]
+    assert merge["no"]["call"] == "dismissMergeSuggestion(pet:lunah, pet:luna)"
+    dismiss = ('mutation { dismissMergeSuggestion(entity: "pet:lunah", other: "pet:luna", reason: "two cats", '
+               f'runId: "dis-1") {RESULT} }}')
+    first = gql(client, token, dismiss)["data"]["dismissMergeSuggestion"]
+    assert first["ok"] and first["runId"] == "dis-1" and first["commit"]["committed"] == 1
+    assert gql(client, token, dismiss)["data"]["dismissMergeSuggestion"]["commit"]["replayed"]
+    assert gql(client, token, REVIEW)["data"]["pendingReview"]["items"] == []
+    refused = gql(client, token, 'mutation { dismissMergeSuggestion(entity: "pet:luna", other: "pet:x") { ok } }')
+    assert codes(refused) == ["UNKNOWN_ENTITY"] and refused["data"]["dismissMergeSuggestion"]["ok"] is False

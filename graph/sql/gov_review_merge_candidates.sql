@@ -28,5 +28,9 @@ WHERE b.similarity BETWEEN %(low)s AND %(high)s
   AND NOT EXISTS (SELECT 1 FROM entity_merges m
                   WHERE m.owner_sub = wm_owner() AND m.split_at IS NOT NULL
                     AND ((m.merged_id, m.into_id) = (r.id, b.id) OR (m.merged_id, m.into_id) = (b.id, r.id)))
+  -- A pair the owner dismissed ("no, not the same") is never suggested again.
+  AND NOT EXISTS (SELECT 1 FROM merge_dismissals d
+                  WHERE d.owner_sub = wm_owner()
+                    AND (d.low_id, d.high_id) = (least(r.id, b.id), greatest(r.id, b.id)))
 ORDER BY b.similarity DESC, r.id, b.id
 LIMIT %(limit)s
