@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from psycopg.types.json import Jsonb
 
 from curator import proposal as p
-from graph import causality, entities, mirror
+from graph import causality, entities, intent, mirror
 from graph.errors import BadInput, NotFound
 from graph.sql import load
 
@@ -44,4 +44,8 @@ def record(ctx: OpContext, op: p.RecordEvent) -> Any:
         "correlation_id": stamp.correlation_id, "summary": op.summary})
     if stamp.cause_id is not None:
         mirror.create_caused(ctx.conn, ctx.owner, str(stamp.cause_id), str(row["id"]), stamp.kind or "direct")
+        observed = intent.observation(op.event_type, op.payload)
+        if observed is not None and stamp.kind != "inferred":
+            # an event that observes an effect (graph/intent.py's payload convention) may fulfil an action
+            intent.on_effect(ctx.conn, row["id"], observed, ctx.at)
     return row["id"]

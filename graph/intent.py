@@ -1,17 +1,25 @@
 """Intent outcomes: did a consequential action have the effect it expected?
 
 An action states `expected_effect = {target, predicate, expected_value}` (target: one ref or a list;
-optional `within_seconds`, default 15 minutes). Its outcome compares that with the facts its effects
-caused (through direct or trigger links, or later events of its correlation; inferred links are
-hypotheses and never count):
+optional `within_seconds`, default 15 minutes). Its outcome compares that with what its effects observed
+(through direct or trigger links, or later events of its correlation; inferred links are hypotheses and
+never count):
+
+- facts those events caused (subject = a target, the predicate; a relationship's value is its object's ref);
+- events alone, by a convention: a `state_change`, `test_result` or `integration_sync` event (OBSERVING)
+  whose payload is `{"target": ref, "predicate": p, "value": v}` (`target` defaults to the event's
+  target) observes value v of p on that target, provided the event has a cause over a direct or trigger
+  link and is not the action itself. At the same system and world time a fact decides over an event.
+
+The outcome, from the latest observed value per target:
 
 - fulfilled: every target's latest observed value is the expected one;
 - partial: some targets are, others are not (yet);
 - unfulfilled: values were observed and none is the expected one, or the window closed with nothing;
 - null: no expected effect, or nothing observed while the window is still open.
 
-The committer re-judges the affected actions whenever a fact with a cause is recorded (`on_effect`);
-`reconcile` closes windows and picks up effects that arrived late.
+The committer re-judges the affected actions whenever a fact with a cause, or an observing event (above),
+is recorded (`on_effect`); `reconcile` closes windows and picks up effects that arrived late.
 """
 
 from __future__ import annotations
@@ -34,6 +42,8 @@ Outcome = Literal["fulfilled", "partial", "unfulfilled"]
 DEFAULT_WINDOW = timedelta(minutes=15)
 HORIZON = timedelta(days=7)
 RECONCILE_BATCH = 1000
+# Event types whose payload {"target", "predicate", "value"} is an observation of an effect.
+OBSERVING = ("state_change", "test_result", "integration_sync")
 
 
 class ExpectedEffect(BaseModel):
@@ -112,11 +122,33 @@ def evaluate(conn: psycopg.Connection[Any], action: Mapping[str, Any], now: date
     if ids:
         rows = conn.execute(load("intent_observations"), {
             "action_id": action["id"], "correlation_id": action["correlation_id"],
-            "occurred_at": action["occurred_at"], "targets": list(ids), "predicate": effect.predicate}).fetchall()
+            "occurred_at": action["occurred_at"], "targets": list(ids), "predicate": effect.predicate,
+            "event_types": list(OBSERVING)}).fetchall()
+        named: dict[str, UUID | None] = {}
         for row in rows:
-            value = row["object_ref"] if row["object_kind"] == "entity" else row["object_value"]
-            latest[ids[row["subject_id"]]] = value
+            target = row["subject_id"] if row["target_ref"] is None else _named(conn, row["target_ref"], named)
+            if target in ids:
+                latest[ids[target]] = row["object_ref"] if row["object_kind"] == "entity" else row["object_value"]
     return judge(effect.targets, effect.expected_value, latest, now >= action["occurred_at"] + effect.window)
+
+
+def _named(conn: psycopg.Connection[Any], ref: str, cache: dict[str, UUID | None]) -> UUID | None:
+    """The entity an event's payload names (following merges), None when it names none or several."""
+    if ref not in cache:
+        try:
+            entity = entities.resolve(conn, ref)
+        except BadInput:
+            entity = None
+        cache[ref] = entity.id if entity is not None else None
+    return cache[ref]
+
+
+def observation(event_type: str, payload: Mapping[str, Any]) -> str | None:
+    """The predicate an event observes by the payload convention, or None when it observes nothing."""
+    predicate = payload.get("predicate")
+    if event_type in OBSERVING and isinstance(predicate, str) and predicate and "value" in payload:
+        return predicate
+    return None
 
 
 def _settle(conn: psycopg.Connection[Any], actions: Sequence[Mapping[str, Any]], now: datetime) -> list[OutcomeChange]:
@@ -131,9 +163,10 @@ def _settle(conn: psycopg.Connection[Any], actions: Sequence[Mapping[str, Any]],
 
 
 def on_effect(conn: psycopg.Connection[Any], event_id: UUID, predicate: str, now: datetime) -> list[OutcomeChange]:
-    """Re-judge the actions a fact just recorded may affect: those expecting `predicate` among the causes
-    of its event `event_id` and earlier in that event's correlation. Only facts are observations, so
-    recording an event alone changes no outcome (the reconciler closes windows)."""
+    """Re-judge the actions an observation just recorded may affect: those expecting `predicate` among
+    `event_id` (the event that caused the fact, or the observing event itself) and its causes, and earlier
+    in that event's correlation. An event that observes nothing changes no outcome (the reconciler closes
+    windows)."""
     actions = conn.execute(load("intent_actions_for_effect"), {"event_id": event_id,
                                                                "predicate": predicate}).fetchall()
     return _settle(conn, actions, now)
