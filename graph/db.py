@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import psycopg
@@ -49,14 +49,30 @@ class Database:
 
     @contextmanager
     def owner_tx(self, owner: str, *, read_only: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
-        """One transaction pinned to `owner`; rolled back on any error."""
+        """One explicit transaction (BEGIN ... COMMIT) pinned to `owner`; rolled back on any error.
+
+        The set-up is one round trip: BEGIN and one statement that sets the owner transaction-locally (and
+        for `read_only` also `transaction_read_only`, which is what SET TRANSACTION READ ONLY sets) go out
+        together in a pipeline, and are done before the caller's first query. `conn.transaction()` would
+        sync after its BEGIN, and psycopg outside autocommit would send a BEGIN of its own before the first
+        statement, so the block is a `psycopg.Transaction` entered inside the pipeline while the connection
+        is in autocommit (client-side only). The block still ends with COMMIT or ROLLBACK; nested
+        `conn.transaction()` blocks are savepoints as before; the pool gets the connection back with
+        autocommit off.
+        """
         check_owner(owner)
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                if read_only:
-                    conn.execute(load("tx_read_only"))
-                conn.execute(load("tx_set_owner"), (owner,))
-                yield conn  # type: ignore[misc]
+            with self._pool.connection() as conn:
+                conn.autocommit = True
+                try:
+                    with ExitStack() as block:
+                        with conn.pipeline():
+                            block.enter_context(psycopg.Transaction(conn))
+                            conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
+                        yield conn  # type: ignore[misc]
+                finally:
+                    if not conn.closed:
+                        conn.autocommit = False
         except pg_errors.QueryCanceled as exc:
             raise Unavailable("the database took too long to answer") from exc
         except psycopg.DataError as exc:  # e.g. a NUL character in text, a value out of range

@@ -1,0 +1,1 @@
+SELECT set_config('app.current_owner', %s, true), set_config('transaction_read_only', 'on', true)

@@ -1,0 +1,85 @@
+"""Database.owner_tx: an explicit transaction, owner and READ ONLY set before the caller's first query,
+rolled back on error, errors translated, and the pooled connection handed back as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import errors as pg_errors
+from psycopg.pq import TransactionStatus
+
+from graph.db import Database
+from graph.errors import BadInput, Unavailable
+
+
+@pytest.fixture
+def one(app_db_url: str) -> Iterator[Database]:
+    """A pool of one connection, so every block gets the same session."""
+    database = Database(app_db_url, max_size=1)
+    yield database
+    database.close()
+
+
+def _setting(conn: psycopg.Connection[Any], name: str) -> str | None:
+    row = conn.execute("SELECT current_setting(%s, true) AS v", (name,)).fetchone()
+    return None if row is None else row["v"]
+
+
+@pytest.mark.parametrize("read_only", [True, False])
+def test_explicit_transaction_with_owner_and_mode_before_the_first_query(one: Database, owner: str,
+                                                                         read_only: bool) -> None:
+    with one.owner_tx(owner, read_only=read_only) as conn:
+        assert conn.info.transaction_status == TransactionStatus.INTRANS  # BEGIN already ran
+        row = conn.execute("SELECT current_setting('app.current_owner') AS o,"
+                           " current_setting('transaction_read_only') AS ro,"
+                           " now() = statement_timestamp() AS first").fetchone()
+        assert row == {"o": owner, "ro": "on" if read_only else "off", "first": False}
+    with one.connection() as conn:
+        assert conn.autocommit is False
+        assert conn.info.transaction_status == TransactionStatus.IDLE
+        assert _setting(conn, "app.current_owner") in (None, "")  # transaction-local, gone
+        conn.rollback()
+
+
+def test_read_only_refuses_writes(one: Database, owner: str) -> None:
+    with pytest.raises(pg_errors.ReadOnlySqlTransaction), one.owner_tx(owner, read_only=True) as conn:
+        conn.execute("SELECT set_config('app.probe', 'x', false)")
+        conn.execute("CREATE TEMP TABLE wm_probe (x int)")
+
+
+def test_commits_on_success_and_rolls_back_on_error(one: Database, owner: str) -> None:
+    with one.owner_tx(owner) as conn:
+        conn.execute("SELECT set_config('app.probe', 'kept', false)")  # session-level, but transactional
+    with pytest.raises(RuntimeError), one.owner_tx(owner) as conn:
+        conn.execute("SELECT set_config('app.probe', 'dropped', false)")
+        raise RuntimeError("boom")
+    with one.owner_tx(owner) as conn:
+        assert _setting(conn, "app.probe") == "kept"
+        conn.execute("SELECT set_config('app.probe', '', false)")
+
+
+def test_nested_blocks_are_savepoints(one: Database, owner: str) -> None:
+    with one.owner_tx(owner) as conn:
+        conn.execute("SELECT set_config('app.probe', 'outer', true)")
+        with conn.transaction(force_rollback=True):
+            conn.execute("SELECT set_config('app.probe', 'inner', true)")
+        assert _setting(conn, "app.probe") == "outer"
+        assert _setting(conn, "app.current_owner") == owner
+
+
+def test_errors_are_translated_and_the_connection_is_reusable(one: Database, owner: str) -> None:
+    with pytest.raises(Unavailable), one.owner_tx(owner, read_only=True) as conn:
+        conn.execute("SET LOCAL statement_timeout = 1")
+        conn.execute("SELECT pg_sleep(1)")
+    with pytest.raises(BadInput), one.owner_tx(owner, read_only=True) as conn:
+        conn.execute("SELECT %s::text", ("a\x00b",))
+    with pytest.raises(BadInput):
+        with one.owner_tx("bad owner"):
+            pass
+    with one.owner_tx(owner, read_only=True) as conn:
+        assert _setting(conn, "app.current_owner") == owner
+    with one.connection() as conn:
+        assert conn.autocommit is False
