@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, LiteralString
@@ -56,44 +57,42 @@ def statement(name: str) -> sql.Composed:
 
 def run(conn: psycopg.Connection[Any], name: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     """Run a named query; agtype results come back decoded from their JSON text."""
-    rows = conn.execute(statement(name), (json.dumps(params),)).fetchall()
-    cols = columns(name)
-    return [{c: parse_agtype(_get(row, i, c)) for i, c in enumerate(cols)} for row in rows]
+    return decode_rows(conn.execute(statement(name), (json.dumps(params),)).fetchall(), columns(name))
 
 
-def _get(row: Any, index: int, col: str) -> Any:
-    return row[col] if isinstance(row, dict) else row[index]
+# A JSON string (kept whole, escapes included) or an agtype type suffix such as `::vertex` (dropped). The
+# scan goes left to right, so a `::` inside a string is always consumed as part of that string.
+_STRING_OR_SUFFIX = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")|::[A-Za-z]*', re.DOTALL)
 
 
 def strip_agtype_suffixes(text: str) -> str:
     """Remove `::vertex`-style type suffixes outside JSON strings."""
-    out: list[str] = []
-    i, n, in_string = 0, len(text), False
-    while i < n:
-        ch = text[i]
-        if in_string:
-            out.append(ch)
-            if ch == "\\" and i + 1 < n:
-                out.append(text[i + 1])
-                i += 1
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-            out.append(ch)
-        elif ch == ":" and text.startswith("::", i):
-            i += 2
-            while i < n and text[i].isalpha():
-                i += 1
-            continue
-        else:
-            out.append(ch)
-        i += 1
-    return "".join(out)
+    if "::" not in text:
+        return text
+    return _STRING_OR_SUFFIX.sub(r"\1", text)
 
 
 def parse_agtype(value: Any) -> Any:
-    """agtype text is JSON with `::vertex`/`::edge`/`::path`/`::numeric` suffixes, also nested."""
+    """agtype text is JSON with `::vertex`/`::edge`/`::path`/`::numeric` suffixes, also nested.
+
+    Numerics come back as float, like every other JSON number with a fraction. Non-text values (SQL NULL
+    is None) are returned unchanged."""
     if value is None or not isinstance(value, str):
         return value
     return json.loads(strip_agtype_suffixes(value))
+
+
+def decode_rows(rows: Sequence[Any], cols: Sequence[str]) -> list[dict[str, Any]]:
+    """Rows of agtype text (dict or tuple rows, columns in `cols` order) to dicts of Python values.
+
+    The whole result is one JSON document, `[[row 1], [row 2], ...]`, decoded by one json.loads after one
+    suffix-stripping pass (skipped when no `::` occurs): each agtype value is one complete JSON value once
+    its suffixes are gone, so joining them with commas is safe. SQL NULL becomes None."""
+    table = [[row[c] for c in cols] if isinstance(row, dict) else list(row) for row in rows]
+    if not table:
+        return []
+    try:
+        text = "[[" + "],[".join(",".join("null" if v is None else v for v in values) for values in table) + "]]"
+    except TypeError:  # a value that is not text (a connection with an agtype loader): one at a time
+        return [dict(zip(cols, map(parse_agtype, values), strict=True)) for values in table]
+    return [dict(zip(cols, values, strict=True)) for values in json.loads(strip_agtype_suffixes(text))]

@@ -146,7 +146,7 @@ def pipelined(conn: psycopg.Connection[Any], graph: Sequence[Call],
     with conn.pipeline():
         gcurs = [conn.execute(_statement(name), (json.dumps(params),)) for name, params in graph]
         tcurs = [conn.execute(load(name), params) for name, params in tabular]
-    return ([decode(c.fetchall(), cypher.columns(name)) for c, (name, _) in zip(gcurs, graph, strict=True)],
+    return ([cypher.decode_rows(c.fetchall(), cypher.columns(name)) for c, (name, _) in zip(gcurs, graph, strict=True)],
             [list(c.fetchall()) for c in tcurs])
 
 
@@ -154,20 +154,6 @@ def pipelined(conn: psycopg.Connection[Any], graph: Sequence[Call],
 def _statement(name: str) -> bytes:
     """cypher.statement rendered once (psycopg would compose it again on every execution); UTF-8."""
     return cypher.statement(name).as_bytes(None)
-
-
-def decode(rows: Sequence[Any], cols: Sequence[str]) -> list[dict[str, Any]]:
-    """agtype rows to dicts: scalar columns are plain JSON, so one json.loads per row; rows holding
-    vertices, edges or numerics (`::` suffixes) take cypher.parse_agtype, column by column."""
-    out = []
-    for row in rows:
-        values = list(row.values()) if isinstance(row, dict) else list(row)
-        try:
-            parsed = json.loads("[" + ",".join("null" if v is None else v for v in values) + "]")
-        except ValueError:
-            parsed = [cypher.parse_agtype(v) for v in values]
-        out.append(dict(zip(cols, parsed, strict=True)))
-    return out
 
 
 def relation_types(conn: psycopg.Connection[Any]) -> dict[str, RelType]:
