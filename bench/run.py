@@ -27,7 +27,7 @@ from curator.proposal import AssertRelationship, Evidence, MemoryMutationProposa
 from graph.causality import effects_of, explain_change
 from graph.committer import commit_proposal
 from graph.db import Database
-from graph.intent import HORIZON, reconcile
+from graph.intent import HORIZON, OBSERVING, reconcile
 from graph.mirror import micros
 from graph.platform.connect import role_url
 from graph.reads import state_at
@@ -165,7 +165,7 @@ def plan_sample(db: Database, s: dict[str, Any]) -> dict[str, Any]:
         "run_id": run["correlation_id"], "run_events": [e.id for e in effects.events] if effects else [],
         "observation": {"action_id": action["id"], "correlation_id": action["correlation_id"],
                         "occurred_at": action["occurred_at"], "targets": [fact["subject_id"]],
-                        "predicate": expected["predicate"]},
+                        "predicate": expected["predicate"], "event_types": list(OBSERVING)},
     }
 
 
