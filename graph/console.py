@@ -131,7 +131,7 @@ def _run(conn: psycopg.Connection[Any], owner: str, query: sql.Composed, args: s
     # transaction block, the later ROLLBACK fails with "ResourceOwnerEnlarge called after release
     # started" and leaves the server's shared lock table corrupt ("failed to re-find shared lock
     # object" for new connections) until a restart; observed in about 1 of 20 timeouts. In an implicit
-    # transaction abort and cleanup happen together: 0 in 120 timeouts (see tests/test_console_timeouts.py).
+    # transaction abort and cleanup happen together: 0 in 180 timeouts (see tests/test_console_timeouts.py).
     conn.autocommit = True
     try:
         with conn.cursor(row_factory=tuple_row) as cur:
