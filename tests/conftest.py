@@ -28,10 +28,15 @@ def settings() -> Settings:
     return get_settings()
 
 
-def recreate_database(settings: Settings, name: str) -> None:
+def _drop(conn: psycopg.Connection, name: str) -> None:
+    conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def drop_database(settings: Settings, name: str) -> None:
+    """Drop a database if it exists (migrate() creates it again); abort the run if the server is down."""
     try:
         with psycopg.connect(admin_url(settings, "postgres"), autocommit=True, connect_timeout=10) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+            _drop(conn, name)
     except psycopg.OperationalError as exc:
         pytest.exit(f"cannot reach the database ({exc}); run `worldmem db up` first", returncode=3)
 
@@ -43,18 +48,18 @@ def drop_stale_test_databases(settings: Settings) -> None:
         for name in names:
             pid = name.rsplit("_", 1)[-1]
             if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
-                conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+                _drop(conn, name)
 
 
 @pytest.fixture(scope="session")
 def test_db_url(settings: Settings) -> Iterator[str]:
     """Admin URL of a freshly migrated test database, dropped at the end of the run."""
-    recreate_database(settings, TEST_DB)
+    drop_database(settings, TEST_DB)
     drop_stale_test_databases(settings)
     url = admin_url(settings, TEST_DB)
     migrate(settings, url)
     yield url
-    recreate_database(settings, TEST_DB)
+    drop_database(settings, TEST_DB)
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ from graph.platform.connect import admin_url
 from graph.platform.errors import MigrationError
 from graph.platform.migrate import applied, discover, migrate
 from graph.settings import GRAPH_NAME, Settings
-from tests.conftest import recreate_database
+from tests.conftest import drop_database as drop_or_abort
 
 WORLDMEM = Path(sys.executable).with_name("worldmem")
 EXPECTED_TABLES = (
@@ -60,7 +60,7 @@ def drop_database(settings: Settings, name: str) -> None:
 def scratch_url(settings: Settings) -> Iterator[str]:
     """Admin URL of an empty throwaway database, dropped after the test."""
     name = f"worldmem_scratch_{uuid.uuid4().hex[:10]}"
-    recreate_database(settings, name)  # drops any leftover of that name; migrate() creates it
+    drop_or_abort(settings, name)  # drops any leftover of that name; migrate() creates it
     yield admin_url(settings, name)
     drop_database(settings, name)
 
