@@ -22,12 +22,12 @@ from psycopg import sql
 
 from bench import BENCH_DB, load
 from bench.seed import OWNER_A
-from graph.db import Database
-from graph.mirror import micros
+from graph.age.mirror import micros
 from graph.platform.connect import admin_url, role_url
+from graph.platform.db import Database
+from graph.reads.traversal import pipelined
 from graph.settings import Settings
 from graph.sql import load as load_sql
-from graph.traversal import pipelined
 
 
 def _statement(name: str) -> sql.Composed:

@@ -28,13 +28,13 @@ from curator.proposal import (
     RecordEvent,
     UpsertEntity,
 )
-from graph import linking
-from graph.committer import commit_proposal
-from graph.context import EVENTS, MAX_POLICIES, RECENT, ContextRequest, build
-from graph.db import Database
+from graph.agent import linking
+from graph.agent.world_context import EVENTS, MAX_POLICIES, RECENT, ContextRequest, build
 from graph.demo import committed
+from graph.ledger.committer import commit_proposal
 from graph.platform.connect import role_url
-from graph.reads import state_at
+from graph.platform.db import Database
+from graph.reads.temporal import state_at
 from graph.settings import get_settings
 from graph.sql import load
 

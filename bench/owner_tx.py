@@ -20,8 +20,8 @@ import psycopg
 from bench import BENCH_DB
 from bench.run import cases, measure_all, samples
 from bench.seed import OWNER_A
-from graph.db import Database
 from graph.platform.connect import role_url
+from graph.platform.db import Database
 from graph.settings import get_settings
 from graph.sql import load
 

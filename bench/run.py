@@ -24,15 +24,15 @@ from uuid import UUID, uuid4
 from bench import BENCH_DB, compare, load, plans
 from bench.seed import OWNER_A, seeded
 from curator.proposal import AssertRelationship, Evidence, MemoryMutationProposal
-from graph.causality import effects_of, explain_change
-from graph.committer import commit_proposal
-from graph.db import Database
-from graph.intent import HORIZON, OBSERVING, reconcile
-from graph.mirror import micros
+from graph.age.mirror import micros
+from graph.ledger.committer import commit_proposal
 from graph.platform.connect import role_url
-from graph.reads import state_at
+from graph.platform.db import Database
+from graph.reads.causality import effects_of, explain_change
+from graph.reads.intent import HORIZON, OBSERVING, reconcile
+from graph.reads.temporal import state_at
+from graph.reads.traversal import NeighborQuery, neighbors, pipelined
 from graph.settings import get_settings
-from graph.traversal import NeighborQuery, neighbors, pipelined
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ALL_PREDICATES = ["owns", "works_on", "member_of", "part_of", "located_in", "knows", "blocked_by", "tests"]

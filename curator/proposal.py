@@ -1,6 +1,6 @@
 """`MemoryMutationProposal`: what a curator (or an import, or a user via the API) asks the committer to do.
 
-A proposal never writes anything by itself; graph.committer validates and applies it. Entities are named
+A proposal never writes anything by itself; graph.ledger.committer validates and applies it. Entities are named
 by ref (`kind:slug`) or alias, never by UUID.
 """
 

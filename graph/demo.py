@@ -26,10 +26,10 @@ from curator.proposal import (
     RetractFact,
     UpsertEntity,
 )
-from graph.committer import commit_proposal
-from graph.db import Database
 from graph.errors import Conflict
-from graph.registries import register_entity_kinds, register_relation_types
+from graph.ledger.committer import commit_proposal
+from graph.ledger.registries import register_entity_kinds, register_relation_types
+from graph.platform.db import Database
 from graph.sql import load
 
 DEFAULT_OWNER = "demo"

@@ -15,8 +15,9 @@ from uuid import UUID
 import strawberry
 from strawberry.types import Info
 
-from graph import context, recall, recall_graph, search
-from graph.context import ContextRequest
+from graph.agent import recall, recall_graph, search
+from graph.agent import world_context as context
+from graph.agent.world_context import ContextRequest
 from graph.errors import BadInput
 from resolvers.agent_types import (
     EffectsResult,

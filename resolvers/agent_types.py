@@ -1,5 +1,5 @@
 """GraphQL types of the agent's read tools and of worldContext. Each result carries typed data for the
-explorer and `text`, the compact rendering the agent reads (graph.render). Facts reuse the ledger's
+explorer and `text`, the compact rendering the agent reads (graph.agent.render). Facts reuse the ledger's
 `Fact` type; one mapping per view (`from_view`)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from datetime import datetime
 
 import strawberry
 
-from graph import context as ctx
-from graph import recall_graph as g
-from graph import render as r
-from graph.causality import Effects, Explanation
-from graph.recall import HIDDEN
+from graph.agent import recall_graph as g
+from graph.agent import render as r
+from graph.agent import world_context as ctx
+from graph.agent.recall import HIDDEN
+from graph.reads.causality import Effects, Explanation
 from resolvers.ledger_types import Fact
 
 

@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.fastapi import GraphQLRouter
 
-from graph.db import Database
 from graph.platform.connect import role_url
+from graph.platform.db import Database
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
 from resolvers.schema import schema

@@ -1,7 +1,7 @@
 """`cypher(query, params)`: the Cypher console over GraphQL, read-only and pinned to the token's owner.
 
 Every expected failure is a typed error (CONSOLE_WRITE_REFUSED, CONSOLE_FORBIDDEN, CONSOLE_SYNTAX,
-CONSOLE_TIMEOUT, CONSOLE_TOO_LARGE, CONSOLE_BUSY, CONSOLE_QUERY_FAILED); see graph/console.py.
+CONSOLE_TIMEOUT, CONSOLE_TOO_LARGE, CONSOLE_BUSY, CONSOLE_QUERY_FAILED); see graph/console/runner.py.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from graph.console import run_console
-from graph.console_text import CONSOLE_SYNTAX, ConsoleError
+from graph.console.runner import run_console
+from graph.console.text import CONSOLE_SYNTAX, ConsoleError
 from resolvers.context import blocking, database, principal
 
 

@@ -21,10 +21,10 @@ from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import BaseContext
 from strawberry.types import Info
 
-from graph.db import Database
 from graph.errors import Forbidden, Unauthenticated, WorldmemError
+from graph.ledger.tokens import Principal, authenticate
+from graph.platform.db import Database
 from graph.settings import Settings
-from graph.tokens import Principal, authenticate
 
 log = logging.getLogger("worldmem.graphql")
 P = ParamSpec("P")

@@ -18,10 +18,10 @@ from pydantic import ValidationError
 from strawberry.types import Info
 
 from curator import proposal as p
-from graph.committer import commit_proposal
 from graph.errors import BadInput
-from graph.merge import merges_for_run
-from graph.review import correction_notices, pending_review
+from graph.governance.merge import merges_for_run
+from graph.governance.review import correction_notices, pending_review
+from graph.ledger.committer import commit_proposal
 from resolvers.context import blocking, database, principal
 from resolvers.governance_types import CorrectionNotice, EntityMerge, GovernanceResult, PendingReview
 from resolvers.ledger_types import CommitResult

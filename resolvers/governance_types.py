@@ -17,7 +17,7 @@ from strawberry.dataloader import DataLoader
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from graph import review as rv
+from graph.governance import review as rv
 from resolvers.context import blocking, database, principal
 from resolvers.ledger_types import CommitResult, EntityState
 

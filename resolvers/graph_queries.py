@@ -13,9 +13,9 @@ import strawberry
 from pydantic import ValidationError
 from strawberry.types import Info
 
-from graph import causality, traversal
 from graph.errors import BadInput
-from graph.registries import describe
+from graph.ledger.registries import describe
+from graph.reads import causality, traversal
 from resolvers.context import blocking, database, principal
 from resolvers.graph_query_types import ChangeExplanation, Direction, Effects, Neighborhood
 

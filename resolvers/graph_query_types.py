@@ -1,6 +1,6 @@
 """GraphQL types of the traversal and causality reads (`neighbors`, `effectsOf`, `explainChange`).
 
-One mapping per model: each type is built from its graph.traversal / graph.causality model by `from_model`.
+One mapping per model: each type is built from its graph.reads.traversal / graph.reads.causality model by `from_model`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from enum import Enum
 import strawberry
 from strawberry.scalars import JSON
 
-from graph import causality as c
-from graph import traversal as t
+from graph.reads import causality as c
+from graph.reads import traversal as t
 from resolvers.ledger_types import Fact
 
 

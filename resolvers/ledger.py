@@ -16,10 +16,10 @@ from pydantic import TypeAdapter, ValidationError
 from strawberry.types import Info
 
 from curator.proposal import MemoryMutationProposal, Operation
-from graph.committer import CommitResult as CommitOutcome
-from graph.committer import Rejected as RejectedOutcome
-from graph.committer import commit_proposal
-from graph.reads import fact_history, state_as_known_at, state_at
+from graph.ledger.committer import CommitResult as CommitOutcome
+from graph.ledger.committer import Rejected as RejectedOutcome
+from graph.ledger.committer import commit_proposal
+from graph.reads.temporal import fact_history, state_as_known_at, state_at
 from resolvers.context import blocking, database, principal, require
 from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, to_operation
 

@@ -11,9 +11,8 @@ from typing import Any
 import strawberry
 from strawberry.scalars import JSON
 
-from graph.committer import CommitResult as CommitOutcome
-from graph.reads import EntityState as EntityStateView
-from graph.reads import FactView
+from graph.ledger.committer import CommitResult as CommitOutcome
+from graph.reads.temporal import EntityStateView, FactView
 
 
 @strawberry.input(description="What a belief rests on")

@@ -12,7 +12,7 @@ from typing import Any
 import strawberry
 from strawberry.types import Info
 
-from graph import registries as reg
+from graph.ledger import registries as reg
 from resolvers.context import blocking, database, require
 
 

@@ -14,8 +14,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from graph.db import Database
 from graph.platform.connect import admin_url, role_url
+from graph.platform.db import Database
 from graph.platform.migrate import migrate
 from graph.settings import Settings, get_settings
 

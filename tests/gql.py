@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from graph.ledger.tokens import create_token
 from graph.settings import Settings
-from graph.tokens import create_token
 from resolvers.app import create_app
 
 MakeToken = Callable[..., str]

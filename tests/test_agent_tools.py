@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from cli.main import main
 from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
-from graph import recall, recall_graph, search
-from graph.committer import commit_proposal
-from graph.db import Database
+from graph.agent import recall, recall_graph, search
 from graph.demo import load_demo
+from graph.ledger.committer import commit_proposal
+from graph.platform.db import Database
 from graph.settings import get_settings
 from graph.sql import load
-from resolvers.cli import main
 from tests.conftest import TEST_DB
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 from tests.test_n_plus_one import Counter, counter  # noqa: F401

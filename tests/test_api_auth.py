@@ -9,11 +9,11 @@ from typing import Any, cast
 import pytest
 from fastapi.testclient import TestClient
 
-from graph import registries
-from graph.db import Database
 from graph.errors import Unavailable
+from graph.ledger import registries
+from graph.ledger.tokens import Principal, authenticate, create_token, hash_token, revoke_token
+from graph.platform.db import Database
 from graph.settings import Settings
-from graph.tokens import Principal, authenticate, create_token, hash_token, revoke_token
 from resolvers import context
 from resolvers.app import create_app
 from resolvers.schema import build_schema
@@ -156,7 +156,7 @@ def test_small_body_passes_the_limit(small_client: TestClient, make_token: MakeT
 def test_cli_token_create_prints_the_token_last(
     test_db_url: str, db: Any, owner: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from resolvers import cli
+    from cli import main as cli
 
     monkeypatch.setattr(cli, "admin_url", lambda _settings: test_db_url)
     assert cli.main(["token", "create", "--owner", owner, "--integration"]) == 0

@@ -11,12 +11,12 @@ from fastapi.testclient import TestClient
 
 import cypher
 from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
-from graph.causality import effects_of, explain_change
-from graph.committer import CommitResult, commit_proposal
-from graph.db import Database
+from graph.age.mirror import micros
 from graph.errors import BadInput
-from graph.intent import judge, reconcile
-from graph.mirror import micros
+from graph.ledger.committer import CommitResult, commit_proposal
+from graph.platform.db import Database
+from graph.reads.causality import effects_of, explain_change
+from graph.reads.intent import judge, reconcile
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 
 EXPECT_PASSING = {"target": ["test:test_recall", "test:test_merge"], "predicate": "status",
@@ -172,9 +172,9 @@ def test_outcomes_fulfilled_partial_and_unfulfilled(db: Database, owner: str) ->
 @pytest.mark.usefixtures("run_r1")
 def test_an_effect_that_never_happens_is_unfulfilled_and_a_late_one_is_taken_in(
         db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import graph.intent
+    import graph.reads.intent
 
-    monkeypatch.setattr(graph.intent, "RECONCILE_BATCH", 1)  # page through call-1 and call-4
+    monkeypatch.setattr(graph.reads.intent, "RECONCILE_BATCH", 1)  # page through call-1 and call-4
     t = datetime.now(UTC).replace(microsecond=0)
     expected = {"target": "file:memory.py", "predicate": "status", "expected_value": "formatted", "within_seconds": 60}
     ok(db, owner, "r4", [RecordEvent(event_type="user_message", occurred_at=t, external_ref="msg-4"),
@@ -297,7 +297,7 @@ def test_effects_of_and_explain_change_over_graphql(client: TestClient, make_tok
 
 
 def test_micros_round_trip() -> None:
-    from graph.traversal import from_micros
+    from graph.reads.traversal import from_micros
 
     t = datetime(2024, 5, 1, 12, 30, 15, 123456, tzinfo=UTC)
     assert from_micros(micros(t) or 0) == t
@@ -305,9 +305,9 @@ def test_micros_round_trip() -> None:
 
 @pytest.mark.usefixtures("run_r1")
 def test_effects_that_fan_out_too_far_say_so(db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import graph.causality
+    import graph.reads.causality
 
-    monkeypatch.setattr(graph.causality, "MAX_EVENTS", 2)
+    monkeypatch.setattr(graph.reads.causality, "MAX_EVENTS", 2)
     capped = effects_of(db, owner, run_id="r1")
     assert capped is not None and not capped.truncated  # the run's own events are always there
     with db.owner_tx(owner, read_only=True) as conn:
@@ -315,6 +315,6 @@ def test_effects_that_fan_out_too_far_say_so(db: Database, owner: str, monkeypat
     assert row is not None
     walked = effects_of(db, owner, event_id=row["id"])
     assert walked is not None and walked.truncated and len(walked.events) == 2
-    monkeypatch.setattr(graph.causality, "MAX_FACTS", 1)
+    monkeypatch.setattr(graph.reads.causality, "MAX_FACTS", 1)
     few = effects_of(db, owner, run_id="r1")
     assert few is not None and few.truncated and len(few.facts) == 1

@@ -18,11 +18,11 @@ from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, Text
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
-from graph.db import Database
+from client import MemoryUnavailable, ToolInputError, WorldmemClient, worldmem_toolset
 from graph.demo import load_demo
+from graph.platform.db import Database
 from graph.settings import Settings
 from resolvers.app import create_app
-from resolvers.client import MemoryUnavailable, ToolInputError, WorldmemClient, worldmem_toolset
 from tests.gql import MakeToken, make_token  # noqa: F401
 
 NOW = datetime.now(UTC).replace(second=0, microsecond=0)
@@ -153,7 +153,7 @@ def test_toolset_with_test_model_and_an_unreachable_server(server: str, token: s
 
 
 def test_the_readme_example_runs_offline(server: str, token: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from resolvers.client.example import main
+    from client.example import main
 
     assert main(["--url", server, "--token", token, "vet advice"]) == 0
     out = capsys.readouterr().out

@@ -13,12 +13,12 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from cli.console import Session, render, repl
 from curator.proposal import AssertRelationship, MemoryMutationProposal, RecordEvent, UpsertEntity
-from graph.committer import commit_proposal
-from graph.console import ConsoleError, ConsoleResult, Statement, execute, run_console
-from graph.console_text import mask, prepare, return_columns
-from graph.db import Database
-from resolvers.console_cli import Session, render, repl
+from graph.console.runner import ConsoleError, ConsoleResult, Statement, execute, run_console
+from graph.console.text import mask, prepare, return_columns
+from graph.ledger.committer import commit_proposal
+from graph.platform.db import Database
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
 T0 = datetime(2020, 1, 1, tzinfo=UTC)

@@ -18,9 +18,9 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from graph.console import ConsoleError, ConsoleResult, Statement, _dollar_quoted, execute, run_console
-from graph.console_text import mask, prepare, return_columns
-from graph.db import Database
+from graph.console.runner import ConsoleError, ConsoleResult, Statement, _dollar_quoted, execute, run_console
+from graph.console.text import mask, prepare, return_columns
+from graph.platform.db import Database
 from tests.test_console import seed_graph
 
 WRITE = {"CONSOLE_WRITE_REFUSED"}

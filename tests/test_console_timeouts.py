@@ -13,8 +13,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from graph.console import ConsoleError, run_console
-from graph.db import Database
+from graph.console.runner import ConsoleError, run_console
+from graph.platform.db import Database
 
 HEAVY = ["UNWIND range(1, 10000000) AS i RETURN i",
          "UNWIND range(1, 100000) AS i UNWIND range(1, 100000) AS j RETURN count(*) AS n"]

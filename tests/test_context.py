@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from graph import linking, scopes
-from graph.budget import Entry, assemble, trim
-from graph.context import ContextRequest, build, world_context
-from graph.db import Database
+from graph.agent import linking, scopes
+from graph.agent.budget import Entry, assemble, trim
+from graph.agent.render import Statement
+from graph.agent.world_context import ContextRequest, build, world_context
 from graph.demo import load_demo
-from graph.reads import FactView
-from graph.render import Statement
+from graph.platform.db import Database
+from graph.reads.temporal import FactView
 
 T = datetime(2026, 11, 2, tzinfo=UTC)
 
@@ -176,7 +176,7 @@ def test_small_budget_keeps_policies_and_linked_facts(db: Database, demo: str) -
 
 def test_ambiguity_is_reported_not_guessed(db: Database, demo: str) -> None:
     from curator.proposal import MemoryMutationProposal, UpsertEntity
-    from graph.committer import commit_proposal
+    from graph.ledger.committer import commit_proposal
 
     commit_proposal(db, demo, MemoryMutationProposal(run_id="two-lunas", operations=[
         UpsertEntity(ref="person:luna", kind="person", canonical_name="Luna")]))

@@ -11,8 +11,8 @@ import pytest
 from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 
-from graph.db import Database
 from graph.errors import BadInput, Unavailable
+from graph.platform.db import Database
 
 
 @pytest.fixture

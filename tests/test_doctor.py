@@ -19,9 +19,9 @@ from curator.proposal import (
     SplitEntity,
     UpsertEntity,
 )
-from graph.committer import commit_proposal
-from graph.db import Database
-from graph.doctor import check
+from graph.age.doctor import check
+from graph.ledger.committer import commit_proposal
+from graph.platform.db import Database
 
 EV = Evidence(kind="test", text="random workload")
 T0 = datetime(2024, 1, 1, tzinfo=UTC)

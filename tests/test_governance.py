@@ -9,12 +9,12 @@ from typing import Any
 import psycopg
 
 from curator import proposal as p
-from graph.committer import CommitResult, commit_proposal
-from graph.db import Database
-from graph.merge import swap, uncovered
-from graph.reads import fact_history, state_at
-from graph.suppression import lifts
-from graph.timeline import Interval
+from graph.governance.merge import swap, uncovered
+from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.suppression import lifts
+from graph.ledger.timeline import Interval
+from graph.platform.db import Database
+from graph.reads.temporal import fact_history, state_at
 
 EV = p.Evidence(kind="test", text="governance")
 T0, T1, T2, T3 = (datetime(y, 1, 1, tzinfo=UTC) for y in (2020, 2021, 2022, 2023))

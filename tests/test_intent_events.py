@@ -1,4 +1,4 @@
-"""Intent outcomes from effects recorded only as events (graph/intent.py's payload convention).
+"""Intent outcomes from effects recorded only as events (graph/reads/intent.py's payload convention).
 
 An observing event (state_change, test_result, integration_sync) with a cause over a direct or trigger
 link and a payload {"target": ref, "predicate": p, "value": v} observes v as an effect; inferred links,
@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
-from graph.committer import commit_proposal
-from graph.db import Database
-from graph.intent import observation, reconcile
+from graph.ledger.committer import commit_proposal
+from graph.platform.db import Database
+from graph.reads.intent import observation, reconcile
 
 EXPECT = {"target": ["test:test_recall", "test:test_merge"], "predicate": "status", "expected_value": "passing",
           "within_seconds": 600}

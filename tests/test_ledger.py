@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, RetractFact, UpsertEntity
-from graph.committer import commit_proposal
-from graph.db import Database
-from graph.reads import fact_history, state_as_known_at, state_at
-from graph.registries import register_relation_types
+from graph.ledger.committer import commit_proposal
+from graph.ledger.registries import register_relation_types
+from graph.platform.db import Database
+from graph.reads.temporal import fact_history, state_as_known_at, state_at
 from tests.scenarios import load_scenarios, run_scenario
 
 EVIDENCE = Evidence(kind="test", text="scenario step")

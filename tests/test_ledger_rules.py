@@ -19,9 +19,9 @@ from curator.proposal import (
     RetractFact,
     UpsertEntity,
 )
-from graph.committer import CommitResult, commit_proposal
-from graph.db import Database
-from graph.reads import fact_history, state_as_known_at, state_at
+from graph.ledger.committer import CommitResult, commit_proposal
+from graph.platform.db import Database
+from graph.reads.temporal import fact_history, state_as_known_at, state_at
 
 EV = Evidence(kind="test", text="rule")
 T = datetime(2022, 1, 1, tzinfo=UTC)

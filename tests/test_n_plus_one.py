@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from curator import proposal as p
-from graph.db import Database
+from graph.platform.db import Database
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 from tests.test_governance import commit, entity, fact, ok
 

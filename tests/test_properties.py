@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, RetractFact
-from graph.committer import commit_proposal
-from graph.db import Database
-from graph.reads import fact_history, state_as_known_at, state_at
-from graph.registries import register_relation_types
-from graph.timeline import known_at
+from graph.ledger.committer import commit_proposal
+from graph.ledger.registries import register_relation_types
+from graph.ledger.timeline import known_at
+from graph.platform.db import Database
+from graph.reads.temporal import fact_history, state_as_known_at, state_at
 
 BASE = datetime(2000, 1, 1, tzinfo=UTC)
 DAYS = 12

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from graph.db import Database
 from graph.errors import BadInput, Conflict
-from graph.registries import (
+from graph.ledger.registries import (
     EntityKind,
     RelationType,
     get_entity_kind,
@@ -25,6 +24,7 @@ from graph.registries import (
     register_entity_kinds,
     register_relation_types,
 )
+from graph.platform.db import Database
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401 (fixtures)
 
 REGISTER_TYPES = """

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from graph.reads import FactView
-from graph.render import (
+from graph.agent.render import (
     About,
     EntityMatch,
     EventNote,
@@ -25,6 +24,7 @@ from graph.render import (
     search_text,
     source_icon,
 )
+from graph.reads.temporal import FactView
 
 NOV2 = datetime(2026, 11, 2, 9, 30, tzinfo=UTC)
 

@@ -10,8 +10,7 @@ import psycopg
 from fastapi.testclient import TestClient
 
 from curator import proposal as p
-from graph.db import Database
-from graph.review import (
+from graph.governance.review import (
     Action,
     ReviewItem,
     build_review,
@@ -21,7 +20,8 @@ from graph.review import (
     render_review,
     show,
 )
-from graph.tokens import Principal
+from graph.ledger.tokens import Principal
+from graph.platform.db import Database
 from resolvers.context import Context
 from resolvers.schema import build_schema
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401

@@ -172,7 +172,7 @@ def test_naive_datetime_is_a_typed_graphql_error() -> None:
 
 
 def test_cli_schema_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from resolvers import cli
+    from cli import main as cli
 
     assert cli.main(["schema", "export"]) == 0
     assert capsys.readouterr().out == export_sdl()

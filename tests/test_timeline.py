@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from graph.timeline import (
+from graph.ledger.timeline import (
     Belief,
     Interval,
     plan_add_member,

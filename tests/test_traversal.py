@@ -11,12 +11,12 @@ from fastapi.testclient import TestClient
 
 import cypher
 from curator.proposal import AssertRelationship, MemoryMutationProposal, MergeEntities, RetractFact, UpsertEntity
-from graph.committer import commit_proposal
-from graph.db import Database
+from graph.age.mirror import micros
 from graph.errors import BadInput
-from graph.mirror import micros
-from graph.registries import register_relation_types
-from graph.traversal import Direction, Neighborhood, NeighborQuery, RelType, label, level_predicates, neighbors
+from graph.ledger.committer import commit_proposal
+from graph.ledger.registries import register_relation_types
+from graph.platform.db import Database
+from graph.reads.traversal import Direction, Neighborhood, NeighborQuery, RelType, label, level_predicates, neighbors
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -226,9 +226,9 @@ def test_neighbors_over_graphql(client: TestClient, make_token: MakeToken, owner
 
 @pytest.mark.usefixtures("house")
 def test_a_walk_that_fans_out_too_far_says_so(db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import graph.traversal
+    import graph.reads.traversal
 
-    monkeypatch.setattr(graph.traversal, "MAX_HOPS", 2)
+    monkeypatch.setattr(graph.reads.traversal, "MAX_HOPS", 2)
     hood = neighbors(db, owner, NeighborQuery(ref="place:house", depth=3))
     assert hood is not None and hood.truncated and len(hood.hops) == 2
     assert not neighbors(db, owner, NeighborQuery(ref="person:bob")).truncated  # type: ignore[union-attr]

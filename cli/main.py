@@ -1,0 +1,193 @@
+"""The `worldmem` command. Expected failures print one clear message and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import psycopg
+
+from cli import console, intents
+from graph.errors import WorldmemError
+from graph.platform import embedded
+from graph.platform.connect import admin_url, role_url
+from graph.platform.errors import PlatformError
+from graph.platform.migrate import applied, migrate
+from graph.settings import Settings, get_settings
+
+Handler = Callable[[argparse.Namespace, Settings], int]
+COMMANDS: dict[str, Handler] = {}
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        COMMANDS[name] = fn
+        return fn
+    return register
+
+
+@command("db")
+def _db(args: argparse.Namespace, settings: Settings) -> int:
+    if args.action == "url":
+        print(role_url(settings, args.role))
+        return 0
+    byo = settings.database_url is not None
+    if args.action == "up":
+        if not byo:
+            embedded.up(settings)
+        done = migrate(settings)
+        embedded.progress(f"database ready; migrations applied now: {done or 'none (up to date)'}")
+    elif args.action == "down":
+        if byo:
+            embedded.progress("WORLDMEM_DATABASE_URL is set: nothing of ours to stop")
+        else:
+            embedded.stop(settings.root_dir)
+    elif args.action == "status":
+        info: dict[str, object] = {"mode": "external" if byo else "embedded"}
+        if not byo:
+            info.update(embedded.status(settings))
+        try:
+            info["migrations"] = applied(admin_url(settings))
+        except PlatformError as exc:
+            info["migrations"] = f"unavailable: {str(exc).splitlines()[0]}"
+        print(json.dumps(info, indent=2))
+    return 0
+
+
+@command("migrate")
+def _migrate(args: argparse.Namespace, settings: Settings) -> int:
+    done = migrate(settings)
+    print(f"applied: {', '.join(done) if done else 'nothing (up to date)'}")
+    return 0
+
+
+@command("serve")
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
+    from resolvers.app import create_app
+
+    uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port)
+    return 0
+
+
+@command("token")
+def _token(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.ledger.tokens import create_token
+
+    token = create_token(admin_url(settings), args.owner, can_import=args.import_,
+                         can_integrate=args.integration)
+    rights = [r for r, on in (("import", args.import_), ("integration", args.integration)) if on]
+    embedded.progress(f"token for owner {args.owner!r} ({', '.join(rights) or 'read/write own data'}); "
+                      "it is shown once and stored only as a hash")
+    print(token)  # the last line of stdout: scripts take it from there
+    return 0
+
+
+@command("schema")
+def _schema(args: argparse.Namespace, settings: Settings) -> int:
+    from resolvers.schema import export_sdl
+
+    sdl = export_sdl()
+    if args.out:
+        Path(args.out).write_text(sdl)
+        embedded.progress(f"wrote {args.out}")
+    else:
+        sys.stdout.write(sdl)
+    return 0
+
+
+def _token_and_schema_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    token = sub.add_parser("token", help="API bearer tokens: create")
+    token.add_argument("action", choices=["create"])
+    token.add_argument("--owner", required=True, help="the owner (subject) the token acts for")
+    token.add_argument("--import", dest="import_", action="store_true",
+                       help="may pass an explicit system time (recordedAt)")
+    token.add_argument("--integration", action="store_true",
+                       help="may register entity kinds and relation types")
+    schema = sub.add_parser("schema", help="the GraphQL schema: export SDL")
+    schema.add_argument("action", choices=["export"])
+    schema.add_argument("--out", help="write to this file (e.g. schema.graphql) instead of stdout")
+
+
+@command("doctor")
+def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.age.doctor import check
+
+    try:
+        report = check(args.url or admin_url(settings))
+    except psycopg.OperationalError as exc:
+        raise PlatformError(f"cannot connect: {str(exc).strip().splitlines()[-1]}") from exc
+    for name, count in report.counts.items():
+        print(f"{name}: {count} in the ledger")
+    for problem in report.problems:
+        print(f"PROBLEM {problem}")
+    print("graph == ledger" if report.ok else f"graph != ledger ({len(report.problems)} problems)")
+    return 0 if report.ok else 1
+
+
+@command("demo")
+def _demo(args: argparse.Namespace, settings: Settings) -> int:
+    from graph.demo import load_demo
+    from graph.platform.db import Database
+
+    database = Database(role_url(settings, "app"), max_size=1)
+    try:
+        report = load_demo(database, args.owner)
+    finally:
+        database.close()
+    embedded.progress(f"demo world of owner {args.owner!r}: loaded {', '.join(report.committed) or 'nothing new'}"
+                      f"{'; already there: ' + ', '.join(report.skipped) if report.skipped else ''}")
+    embedded.progress(f"a token to explore it: worldmem token create --owner {args.owner}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="worldmem", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    db = sub.add_parser("db", help="the database: up | down | status | url")
+    db.add_argument("action", choices=["up", "down", "status", "url"])
+    db.add_argument("--role", choices=["app", "console", "admin"], default="app", help="for `url`")
+    sub.add_parser("migrate", help="apply pending migrations")
+    serve = sub.add_parser("serve", help="serve GraphQL at /graphql")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    doctor = sub.add_parser("doctor", help="check that the graph mirror equals the ledger")
+    doctor.add_argument("--url", help="admin URL of the database (default: the configured one)")
+    demo = sub.add_parser("demo", help="load the demo world (Basti, Luna, home-agent, #42); idempotent")
+    demo.add_argument("--owner", default="demo", help="the owner to load it for (default: demo)")
+    for extend in EXTENSIONS:
+        extend(sub)
+    return parser
+
+
+EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
+    _token_and_schema_parsers,
+]
+
+
+# Commands with a module of their own, registered here explicitly (never by an import's side effect).
+COMMANDS["cypher"] = console.run
+COMMANDS["intents"] = intents.run
+EXTENSIONS += [console.add_parser, intents.add_parser]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args, get_settings())
+    except (PlatformError, WorldmemError) as exc:
+        print(f"worldmem: {exc}", file=sys.stderr)
+        return 2
+    except psycopg.Error as exc:
+        print(f"worldmem: database error: {str(exc).strip().splitlines()[0]}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

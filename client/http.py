@@ -1,0 +1,123 @@
+"""`WorldmemClient`: the agent's read tools as async methods that return the text the agent reads.
+
+Errors: a tool input the server refuses (a bad time, a malformed ref) raises `ToolInputError` with the
+server's code and message, so a model can correct itself; an unreachable, failing or refusing server
+raises `MemoryUnavailable`. `world_context` never raises: it returns "" when memory is unavailable.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from client import queries as q
+
+# Codes of errors the caller caused; everything else means memory could not answer.
+INPUT_CODES = frozenset({"BAD_INPUT", "BAD_TIME", "BAD_REF", "NOT_FOUND", "UNKNOWN_ENTITY", "AMBIGUOUS_REF",
+                         "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED", "UNKNOWN_PREDICATE"})
+
+
+class MemoryUnavailable(Exception):
+    """The server could not be reached, refused the token, or failed."""
+
+
+class ToolInputError(Exception):
+    """The server refused a tool's input; `code` is its error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class WorldmemClient:
+    """Calls `POST {url}/graphql` with a bearer token. Use as `async with`, or call `aclose()`."""
+
+    def __init__(self, url: str, token: str, *, timeout: float = 10.0, http: httpx.AsyncClient | None = None) -> None:
+        self.endpoint = url.rstrip("/") if url.rstrip("/").endswith("/graphql") else url.rstrip("/") + "/graphql"
+        self._headers = {"Authorization": f"Bearer {token}"}
+        self._http = http or httpx.AsyncClient(timeout=timeout)
+        self._owns_http = http is None
+
+    async def __aenter__(self) -> WorldmemClient:
+        return self
+
+    async def __aexit__(self, *exc: tuple[type[BaseException] | None, BaseException | None, TracebackType | None]
+                        ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def execute(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        """One GraphQL request; the `data` of the answer, or the first error raised as ours."""
+        try:
+            response = await self._http.post(self.endpoint, json={"query": document, "variables": variables or {}},
+                                             headers=self._headers)
+            body = response.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            raise MemoryUnavailable(f"worldmem is unreachable: {exc.__class__.__name__}") from exc
+        errors = body.get("errors") if isinstance(body, dict) else None
+        if errors:
+            code = (errors[0].get("extensions") or {}).get("code", "INTERNAL")
+            message = errors[0].get("message", "error")
+            if code in INPUT_CODES:
+                raise ToolInputError(code, message)
+            raise MemoryUnavailable(f"worldmem answered {code}: {message}")
+        if not isinstance(body, dict) or not isinstance(body.get("data"), dict):
+            raise MemoryUnavailable(f"worldmem answered HTTP {response.status_code} without data")
+        data: dict[str, Any] = body["data"]
+        return data
+
+    async def _text(self, document: str, field: str, variables: dict[str, Any]) -> str:
+        data = await self.execute(document, {k: v for k, v in variables.items() if v is not None})
+        return str(data[field]["text"])
+
+    async def find_entity(self, query: str, kind: str | None = None) -> str:
+        return await self._text(q.FIND_ENTITY, "findEntity", {"query": query, "kind": kind})
+
+    async def get_entity(self, ref: str) -> str:
+        return await self._text(q.GET_ENTITY, "getEntity", {"ref": ref})
+
+    async def recall_facts_about(self, entity_or_query: str, predicate: str | None = None,
+                                 scope: str | None = None) -> str:
+        return await self._text(q.RECALL_FACTS_ABOUT, "recallFactsAbout",
+                                {"entityOrQuery": entity_or_query, "predicate": predicate, "scope": scope})
+
+    async def get_fact_history(self, ref: str, predicate: str) -> str:
+        return await self._text(q.GET_FACT_HISTORY, "getFactHistory", {"ref": ref, "predicate": predicate})
+
+    async def state_at(self, ref: str, valid_time: datetime) -> str:
+        return await self._text(q.STATE_AT, "getStateAt", {"ref": ref, "validTime": valid_time.isoformat()})
+
+    async def state_as_known_at(self, ref: str, system_time: datetime, valid_time: datetime | None = None) -> str:
+        return await self._text(q.STATE_AS_KNOWN_AT, "getStateAsKnownAt", {
+            "ref": ref, "systemTime": system_time.isoformat(),
+            "validTime": valid_time.isoformat() if valid_time else None})
+
+    async def get_neighbors(self, ref: str, depth: int = 1) -> str:
+        return await self._text(q.GET_NEIGHBORS, "getNeighbors", {"ref": ref, "depth": depth})
+
+    async def effects_of(self, event_or_run: str, depth: int = 3) -> str:
+        return await self._text(q.EFFECTS_OF, "getEffectsOf", {"eventOrRun": event_or_run, "depth": depth})
+
+    async def explain_change(self, ref: str | None = None, predicate: str | None = None,
+                             fact_id: str | None = None) -> str:
+        return await self._text(q.EXPLAIN_CHANGE, "getChangeExplanation",
+                                {"ref": ref, "predicate": predicate, "factId": fact_id})
+
+    async def search_world_memory(self, query: str, limit: int = 10) -> str:
+        return await self._text(q.SEARCH_WORLD_MEMORY, "searchWorldMemory", {"query": query, "limit": limit})
+
+    async def world_context(self, message: str, chat_id: str | None = None, scope_chain: list[str] | None = None,
+                            budget_tokens: int = 1000) -> str:
+        """The Known World State markdown for a turn; "" when memory is unavailable (never raises)."""
+        try:
+            data = await self.execute(q.WORLD_CONTEXT, {"message": message, "chatId": chat_id,
+                                                        "scopeChain": scope_chain, "budgetTokens": budget_tokens})
+        except (MemoryUnavailable, ToolInputError):
+            return ""
+        return str(data["worldContext"]["markdown"])

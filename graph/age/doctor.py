@@ -1,0 +1,57 @@
+"""`worldmem doctor`: proves the AGE mirror equals the ledger (run as admin, across all owners)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+
+import cypher
+from graph.age.mirror import micros
+from graph.sql import load
+
+TIME_COLUMNS = ("valid_from", "valid_to", "recorded_at", "superseded_at")
+
+
+@dataclass
+class Report:
+    counts: dict[str, int] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def _ledger_rel(row: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(micros(row[c]) if c in TIME_COLUMNS else row[c] for c in row)
+
+
+def _compare(report: Report, what: str, ledger: set[tuple[Any, ...]], graph: set[tuple[Any, ...]]) -> None:
+    report.counts[what] = len(ledger)
+    for row in sorted(ledger - graph, key=repr)[:20]:
+        report.problems.append(f"{what}: in the ledger, missing or different in the graph: {row}")
+    for row in sorted(graph - ledger, key=repr)[:20]:
+        report.problems.append(f"{what}: in the graph, not in the ledger: {row}")
+
+
+def check(admin_url: str) -> Report:
+    """Compare entities, relationship facts, events and causation with their graph mirror."""
+    report = Report()
+    with psycopg.connect(admin_url, row_factory=dict_row,
+                         options="-c search_path=public,ag_catalog") as conn, conn.transaction():
+        conn.execute(load("tx_read_only"))
+        pairs: list[tuple[str, Callable[[dict[str, Any]], tuple[Any, ...]]]] = [
+            ("entities", lambda r: tuple(r.values())),
+            ("rels", _ledger_rel),
+            ("events", lambda r: tuple(r.values())),
+            ("caused", lambda r: tuple(r.values())),
+        ]
+        for name, to_tuple in pairs:
+            ledger = {to_tuple(dict(r)) for r in conn.execute(load(f"doctor_{name}")).fetchall()}
+            graph = {tuple(r.values()) for r in cypher.run(conn, f"doctor_{name}", {})}
+            _compare(report, name, ledger, graph)
+    return report

@@ -1,0 +1,146 @@
+"""The agent's read tools about one entity: get_entity, recall_facts_about, get_fact_history, state_at,
+state_as_known_at. Each answers with an `About` (graph.agent.render turns it into text).
+
+An entity is named by ref or alias, or, for recall_facts_about, by words (the closest name, if it is a
+clear winner). Ambiguous names are never guessed: the answer lists the candidates instead. Pending
+beliefs are never shown; history shows superseded and invalidated rows with their status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from fnmatch import fnmatchcase
+from typing import Any
+from uuid import UUID
+
+import psycopg
+
+from graph.agent import scopes
+from graph.agent.render import About, Statement, day
+from graph.agent.search import EXACT, find, now, statement
+from graph.errors import BadInput
+from graph.platform.db import Database
+from graph.reads.temporal import FactView
+from graph.sql import load
+
+MAX_FACTS = 500
+HIDDEN = ("pending", "proposed")
+
+
+def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool) -> About:
+    """An About naming one entity, or one with candidates and a message saying why not."""
+    found = find(conn, name)
+    about = About(query=name)
+    best = found.unique
+    if best is not None and (fuzzy or best.score >= EXACT):
+        about.entity = best
+    elif found.ambiguous:
+        about.candidates, about.message = found.matches, f'"{found.query}" is ambiguous; name one by its ref:'
+    elif found.matches:
+        about.candidates = found.matches
+        about.message = f'No entity is named "{found.query}". Did you mean:'
+    else:
+        about.message = found.message
+    return about
+
+
+def facts_params(ids: Sequence[UUID], incoming: Sequence[UUID], at: datetime) -> dict[str, Any]:
+    return {"ids": list(ids), "incoming_ids": list(incoming), "at": at, "limit": MAX_FACTS}
+
+
+def facts_about(conn: psycopg.Connection[Any], ids: Sequence[UUID], incoming: Sequence[UUID],
+                at: datetime) -> list[dict[str, Any]]:
+    """Current facts of `ids` and relationships pointing at `incoming`, in one query."""
+    return list(conn.execute(load("agent_facts_about"), facts_params(ids, incoming, at)).fetchall())
+
+
+def aliases_of(conn: psycopg.Connection[Any], ids: Sequence[UUID], at: datetime) -> dict[UUID, list[str]]:
+    out: dict[UUID, list[str]] = {}
+    for row in conn.execute(load("agent_aliases"), {"ids": list(ids), "at": at}).fetchall():
+        out.setdefault(row["entity_id"], []).append(row["alias"])
+    return out
+
+
+def get_entity(db: Database, owner: str, ref: str) -> About:
+    """The entity (by ref or alias), its aliases and every current fact, relationships both ways."""
+    at = now()
+    with db.owner_tx(owner, read_only=True) as conn:
+        about = named(conn, ref, fuzzy=False)
+        if about.entity is None:
+            return about
+        eid = about.entity.id
+        about.statements = [statement(r) for r in facts_about(conn, [eid], [eid], at)]
+        about.aliases = aliases_of(conn, [eid], at).get(eid, [])
+    return about
+
+
+def recall_facts_about(db: Database, owner: str, entity_or_query: str, predicate: str | None = None,
+                       scope_chain: Sequence[str] | None = None) -> About:
+    """Current facts about an entity, optionally only predicates matching a glob (`feeding*`), resolved
+    for a scope chain (most specific scope first) when one is given."""
+    at = now()
+    with db.owner_tx(owner, read_only=True) as conn:
+        about = named(conn, entity_or_query, fuzzy=True)
+        if about.entity is None:
+            return about
+        eid = about.entity.id
+        rows = facts_about(conn, [eid], [eid], at)
+    statements = [statement(r) for r in rows if predicate is None or fnmatchcase(r["predicate"], predicate)]
+    about.statements = scopes.resolve(statements, list(scope_chain) if scope_chain else None)
+    notes = [f"predicates {predicate}" if predicate else "", f"in scope {' > '.join(scope_chain)}"
+             if scope_chain else ""]
+    about.heading = "Current facts" + "".join(f", {n}" for n in notes if n) + ":"
+    return about
+
+
+def get_fact_history(db: Database, owner: str, ref: str, predicate: str) -> About:
+    """Every recorded row of (ref, predicate), oldest first, superseded and invalidated ones included."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        about = named(conn, ref, fuzzy=False)
+        if about.entity is None:
+            return about
+        rows = conn.execute(load("reads_fact_history"),
+                            {"subject_id": about.entity.id, "predicate": predicate}).fetchall()
+    about.statements = _statements(about, [r for r in rows if r["status"] not in HIDDEN])
+    about.heading = f"History of {predicate} (oldest first):"
+    return about
+
+
+def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> About:
+    """What is believed now about valid time `valid_time`."""
+    _aware(valid_time)
+    return _state(db, owner, ref, "reads_state_at", {"valid_time": valid_time},
+                  f"As believed now, for {day(valid_time)}:")
+
+
+def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
+                      valid_time: datetime | None = None) -> About:
+    """What was believed at `system_time` about `valid_time` (defaults to system_time)."""
+    _aware(system_time)
+    valid = valid_time or system_time
+    _aware(valid)
+    return _state(db, owner, ref, "reads_state_known_at", {"system_time": system_time, "valid_time": valid},
+                  f"As known on {day(system_time)}, for {day(valid)}:")
+
+
+def _state(db: Database, owner: str, ref: str, query: str, params: dict[str, Any], heading: str) -> About:
+    with db.owner_tx(owner, read_only=True) as conn:
+        about = named(conn, ref, fuzzy=False)
+        if about.entity is None:
+            return about
+        rows = conn.execute(load(query), {**params, "subject_id": about.entity.id}).fetchall()
+    about.statements = _statements(about, rows)
+    about.heading = heading
+    return about
+
+
+def _statements(about: About, rows: Sequence[dict[str, Any]]) -> list[Statement]:
+    assert about.entity is not None
+    return [Statement(subject=about.entity.ref, functional=r["functional"], fact=FactView.from_row(r))
+            for r in rows]
+
+
+def _aware(t: datetime) -> None:
+    if t.tzinfo is None:
+        raise BadInput("times need a UTC offset", code="BAD_TIME")

@@ -1,0 +1,84 @@
+"""Finding things by name: find_entity (ranked candidates, ambiguity stated) and search_world_memory.
+
+Exact matches (ref, canonical name, believed alias) score 1.0; otherwise pg_trgm word similarity of the
+query against names and aliases. Fact values are searched by full text ('simple' configuration) and by
+trigram word similarity. Only current beliefs are searched; pending ones never.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+
+from graph.agent.render import EntityMatch, Found, SearchHit, SearchResult, Statement
+from graph.platform.db import Database
+from graph.reads.temporal import FactView
+from graph.sql import load
+
+EXACT = 1.0
+# Fuzzy candidates closer than this to the best one leave the choice open.
+CLEAR_LEAD = 0.15
+MAX_QUERY = 300
+POOL = 200  # fuzzy candidates scored per kind (see the queries)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _query(text: str) -> str:
+    return " ".join(text.split())[:MAX_QUERY]
+
+
+def find(conn: psycopg.Connection[Any], query: str, kind: str | None = None, limit: int = 5) -> Found:
+    """Candidates for `query`, best first. Several exact matches, or close fuzzy ones, are ambiguous."""
+    q = _query(query)
+    if not q:
+        return Found(query=query, kind=kind, message="Give a name, alias or ref to look for.")
+    params = {"query": q, "kind": kind, "at": now(), "limit": max(1, min(limit, 20)), "pool": POOL}
+    rows = conn.execute(load("agent_find_entity"), params).fetchall()
+    matches = [EntityMatch.model_validate(r) for r in rows]
+    found = Found(query=q, kind=kind, matches=matches, ambiguous=is_ambiguous(matches))
+    if not matches:
+        found.message = f'No entity matches "{q}"' + (f" of kind {kind}." if kind else ".")
+    elif found.ambiguous:
+        found.message = f'"{q}" could mean {len(matches)} entities; name one by its ref.'
+    return found
+
+
+def is_ambiguous(matches: list[EntityMatch]) -> bool:
+    exact = [m for m in matches if m.score >= EXACT]
+    if exact:
+        return len(exact) > 1 and exact[0].via != "ref"
+    return len(matches) > 1 and matches[0].score - matches[1].score < CLEAR_LEAD
+
+
+def find_entity(db: Database, owner: str, query: str, kind: str | None = None, limit: int = 5) -> Found:
+    with db.owner_tx(owner, read_only=True) as conn:
+        return find(conn, query, kind, limit)
+
+
+def statement(row: dict[str, Any]) -> Statement:
+    """The one mapping from an agent_* fact row (subject_ref, functional + the FactView columns)."""
+    return Statement(subject=row["subject_ref"], functional=row["functional"], fact=FactView.from_row(row))
+
+
+def search_world_memory(db: Database, owner: str, query: str, limit: int = 10) -> SearchResult:
+    """Entities by name or alias and current facts by value, best first."""
+    q = _query(query)
+    if not q:
+        return SearchResult(query=query, message="Give some words to search for.")
+    limit = max(1, min(limit, 50))
+    params = {"query": q, "at": now(), "limit": limit, "pool": POOL}
+    with db.owner_tx(owner, read_only=True) as conn:
+        entity_rows = conn.execute(load("agent_search_entities"), params).fetchall()
+        fact_rows = conn.execute(load("agent_search_facts"), params).fetchall()
+    hits = [SearchHit(score=r["score"], entity=EntityMatch.model_validate(r)) for r in entity_rows]
+    hits += [SearchHit(score=r["score"], statement=statement(r)) for r in fact_rows]
+    hits.sort(key=lambda h: -h.score)
+    result = SearchResult(query=q, hits=hits[:limit])
+    if not hits:
+        result.message = f'Nothing in memory matches "{q}".'
+    return result

@@ -1,0 +1,191 @@
+"""The context builder: the "Known World State" block the agent reads at the start of every turn.
+
+Three indexed queries in one read-only transaction: the entities of the context (message spans linked
+by graph.agent.linking, the owner's person entity, active policies), the current facts about them (their own
+and the relationships pointing at the linked ones), and salient recent events with their causes. Facts
+are resolved for the scope chain (graph.agent.scopes), then the block is trimmed to the token budget
+(graph.agent.budget): policies and the current facts of linked entities are never dropped.
+
+Owner convention: the owner's person entity is `person:me`, or else the person holding the alias "me".
+Memory must never break a run: `world_context` turns any failure into an empty block with a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from graph.agent import linking, scopes
+from graph.agent.budget import Entry, Section, assemble, trim
+from graph.agent.linking import AmbiguousSpan
+from graph.agent.recall import facts_params
+from graph.agent.render import EntityMatch, EventNote, Statement, approx_tokens, day, event_line, fact_line
+from graph.agent.search import now, statement
+from graph.errors import WorldmemError
+from graph.platform.db import Database
+from graph.sql import load
+
+log = logging.getLogger("worldmem.context")
+
+RECENT = timedelta(days=30)
+MAX_POLICIES = 50
+EVENTS = {"per_entity": 3, "per_chat": 5, "per_open": 3, "limit": 8}
+PREFERENCE_PREDICATES = frozenset({"prefers"})
+CHAT_LEVEL = scopes.LEVELS["chat"]
+
+
+class ContextRequest(BaseModel):
+    chat_id: str | None = Field(default=None, max_length=200)
+    message: str = Field(default="", max_length=20_000)
+    scope_chain: list[str] = Field(default_factory=list, max_length=20,
+                                   description="Scope refs, most specific first (chat:<chatId> is added)")
+    budget_tokens: int = Field(default=1000, ge=50, le=100_000, description="About 4 characters a token")
+    at: datetime | None = Field(default=None, description="The moment to describe; now by default")
+
+
+class LinkedEntity(BaseModel):
+    entity: EntityMatch
+    statements: list[Statement] = Field(default_factory=list)
+
+
+class WorldContext(BaseModel):
+    markdown: str = ""
+    tokens: int = 0
+    budget_tokens: int = 0
+    scope_chain: list[str] = Field(default_factory=list)
+    owner_ref: str | None = None
+    linked: list[LinkedEntity] = Field(default_factory=list)
+    ambiguous: list[AmbiguousSpan] = Field(default_factory=list)
+    policies: list[Statement] = Field(default_factory=list)
+    preferences: list[Statement] = Field(default_factory=list)
+    events: list[EventNote] = Field(default_factory=list)
+    dropped: int = Field(default=0, description="Lines left out to fit the budget")
+    warnings: list[str] = Field(default_factory=list)
+
+
+def world_context(db: Database, owner: str, request: ContextRequest) -> WorldContext:
+    """The block, or an empty one with a warning: memory never breaks the agent's run."""
+    try:
+        return build(db, owner, request)
+    except Exception as exc:
+        reason = exc.message if isinstance(exc, WorldmemError) else "internal error"
+        log.exception("world context failed for chat %s", request.chat_id)
+        return WorldContext(budget_tokens=request.budget_tokens,
+                            warnings=[f"memory unavailable ({reason}); continuing without world state"])
+
+
+def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
+    at = req.at or now()
+    found = linking.spans(req.message)
+    chat_ns = linking.chat_namespace(req.chat_id)
+    # Two round trips: pipelines send the statements of each step together.
+    with db.owner_tx(owner, read_only=True) as conn:
+        with conn.pipeline():
+            conn.execute(load("context_generic_plans"))
+            rows = conn.execute(load("context_entities"), {
+                "refs": linking.refs(found), "spans": linking.norms(found), "at": at,
+                "max_policies": MAX_POLICIES}).fetchall()
+        linked, unclear = linking.link(found, rows, chat_ns, at)
+        me = _owner(rows)
+        policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
+        linked_ids = [m.id for m in linked]
+        ids = _unique([*linked_ids, *([me.id] if me else []), *policy_ids])
+        with conn.pipeline():
+            facts = conn.execute(load("agent_facts_about"), facts_params(ids, linked_ids, at))
+            events = conn.execute(load("context_events"), {
+                "ids": linked_ids, "chat_id": req.chat_id, "since": at - RECENT, **EVENTS})
+            fact_rows, event_rows = facts.fetchall(), events.fetchall()
+    chain = _chain(req, me)
+    about = _resolved(fact_rows, chain)
+    result = WorldContext(
+        budget_tokens=req.budget_tokens, scope_chain=chain, owner_ref=me.ref if me else None,
+        ambiguous=unclear,
+        policies=[s for pid in policy_ids for s in about.get(pid, []) if s.fact.predicate == "rule"],
+        preferences=[s for s in about.get(me.id, []) if _preference(s)] if me else [],
+        events=[_event(r) for r in event_rows])
+    shown = {s.fact.id for s in [*result.policies, *result.preferences]}
+    result.linked = [LinkedEntity(entity=m, statements=[s for s in about.get(m.id, []) if s.fact.id not in shown])
+                     for m in linked]
+    _fit(result, at, req.chat_id)
+    return result
+
+
+def _owner(rows: list[dict[str, Any]]) -> EntityMatch | None:
+    people = [r for r in rows if r["via"] == "owner" and r["kind"] == "person"]
+    chosen = next((r for r in people if r["ref"] == "person:me"), None)
+    if chosen is None and len({r["id"] for r in people}) == 1:
+        chosen = people[0]
+    if chosen is None:
+        return None
+    return EntityMatch(id=chosen["id"], ref=chosen["ref"], kind=chosen["kind"], name=chosen["name"],
+                       score=1.0, via="owner", matched="me")
+
+
+def _unique(ids: Any) -> list[UUID]:
+    return list(dict.fromkeys(ids))
+
+
+def _chain(req: ContextRequest, me: EntityMatch | None) -> list[str]:
+    chain = list(dict.fromkeys(req.scope_chain))
+    for ref in (f"chat:{req.chat_id}" if req.chat_id else None, me.ref if me else None):
+        if ref and ref not in chain:
+            chain.append(ref)
+    return chain
+
+
+def _resolved(rows: list[dict[str, Any]], chain: list[str]) -> dict[UUID, list[Statement]]:
+    """Statements per entity they are about, each group resolved for the scope chain on its own."""
+    groups: dict[UUID, list[Statement]] = {}
+    for row in rows:
+        groups.setdefault(row["about_id"], []).append(statement(row))
+    return {k: scopes.resolve(v, chain) for k, v in groups.items()}
+
+
+def _preference(st: Statement) -> bool:
+    return st.fact.predicate in PREFERENCE_PREDICATES or st.fact.memory_type == "preference"
+
+
+def _event(row: dict[str, Any]) -> EventNote:
+    return EventNote.model_validate({**row, "id": str(row["id"])})
+
+
+def _rank(st: Statement) -> tuple[int, int, float, float]:
+    f = st.fact
+    return (scopes.level(f.scope), f.priority, f.confidence, f.recorded_at.timestamp())
+
+
+def _fit(result: WorldContext, at: datetime, chat_id: str | None) -> None:
+    """Render the markdown within the budget; what did not fit leaves the structured data too."""
+    linked: list[Entry] = []
+    for le in result.linked:
+        e = le.entity
+        linked.append(Entry(f'- **{e.ref}** — {e.name} ({e.kind}) · from "{e.matched}"'))
+        subject_facts = [s for s in le.statements if s.subject == e.ref]
+        linked += [Entry(f"  - {fact_line(s)}", item=s) for s in subject_facts]
+        linked += [Entry(f"  - {fact_line(s)}", _rank(s), s) for s in le.statements if s.subject != e.ref]
+    linked += [Entry(f'- "{a.span}" is ambiguous ({", ".join(a.candidates)}): not linked, ask which')
+               for a in result.ambiguous]
+    sections: list[Section] = [
+        ("Policies", [Entry(f"- {fact_line(s)}", item=s) for s in result.policies]),
+        ("Preferences", [Entry(f"- {fact_line(s)}", _rank(s), s) for s in result.preferences]),
+        ("Linked entities", linked),
+        ("Recent events", [Entry(f"- {event_line(ev)}", item=ev, rank=(
+            CHAT_LEVEL if chat_id and ev.chat_id == chat_id else 0, 0, 1.0, ev.occurred_at.timestamp()))
+            for ev in result.events]),
+    ]
+    head = f"## Known World State\n_{day(at)} · scope {' > '.join(result.scope_chain) or 'global'}_"
+    result.dropped, over = trim(head, sections, result.budget_tokens)
+    result.markdown = assemble(head, sections)
+    result.tokens = approx_tokens(result.markdown)
+    if over:
+        result.warnings.append(f"policies and linked facts alone take {result.tokens} tokens, "
+                               f"over the budget of {result.budget_tokens}")
+    dropped = {id(e.item) for _, es in sections for e in es if not e.keep and e.item is not None}
+    result.preferences = [s for s in result.preferences if id(s) not in dropped]
+    result.events = [ev for ev in result.events if id(ev) not in dropped]
+    for le in result.linked:
+        le.statements = [s for s in le.statements if id(s) not in dropped]

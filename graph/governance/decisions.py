@@ -1,0 +1,160 @@
+"""Governance operations (Appendix D): invalidate a wrong belief, accept or reject a pending fact, dismiss
+a merge suggestion.
+
+They are proposal operations like any other, so they run in the committer's one transaction with its
+one system time, all or nothing, idempotent on the run id. Merges and splits live in graph/governance/merge.py.
+Only the owner (a tier-0 source: user or system) may accept, reject, dismiss, merge or split; any writer may
+invalidate (as before), and every governance action leaves an audit event of type 'governance'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from curator import proposal as p
+from graph.age import mirror
+from graph.errors import BadInput, Conflict, Forbidden, NotFound
+from graph.ledger import entities, suppression
+from graph.ledger.events import record as record_event
+from graph.ledger.ops import OpContext, OpOutcome, believe
+from graph.ledger.timeline import Interval
+from graph.ledger.trust import source_tier
+from graph.sql import load
+
+# What the owner's confirmation adds to a pending belief: it is then as sure as anything they say.
+ACCEPTED_CONFIDENCE = 1.0
+# Columns of facts_insert.sql that a copy of a row carries over unchanged.
+COPIED = ("subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
+          "valid_from", "valid_to", "observed_at", "source", "source_trust_tier", "caused_by_event_id",
+          "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority", "evidence", "reason")
+
+
+def require_owner(source: str) -> None:
+    if source_tier(source) != 0:
+        raise Forbidden(f"only the owner governs memory (source {source!r} may not)", code="OWNER_ONLY")
+
+
+def parse_id(value: str, what: str = "factId") -> UUID:
+    try:
+        return UUID(value)
+    except ValueError as exc:
+        raise BadInput(f"{what} is not a UUID", code="BAD_ID") from exc
+
+
+def locked_fact(ctx: OpContext, fact_id: str) -> dict[str, Any]:
+    row = ctx.conn.execute(load("gov_fact_for_update"), {"id": parse_id(fact_id)}).fetchone()
+    if row is None:
+        raise NotFound(f"no fact {fact_id}", code="UNKNOWN_FACT")
+    return dict(row)
+
+
+def pending_fact(ctx: OpContext, fact_id: str) -> dict[str, Any]:
+    row = locked_fact(ctx, fact_id)
+    if row["status"] != "pending" or row["superseded_at"] is not None:
+        raise Conflict(f"fact {fact_id} is not pending review ({row['status']})", code="NOT_PENDING")
+    return row
+
+
+def close_rows(ctx: OpContext, ids: list[UUID], status: str) -> list[UUID]:
+    """Close the system time of rows still believed; only active relationship rows have an edge."""
+    if not ids:
+        return []
+    closed = ctx.conn.execute(load("gov_facts_close"), {"ids": ids, "at": ctx.at, "status": status}).fetchall()
+    for row in closed:
+        if row["object_kind"] == "entity" and row["believed"]:
+            mirror.close_rel(ctx.conn, str(row["id"]), ctx.at, status)
+    return [row["id"] for row in closed]
+
+
+def copy_row(old: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A new row saying what `old` said (with `changes`), ready for graph.ledger.facts.insert."""
+    return {**{k: old[k] for k in COPIED}, **changes}
+
+
+def audit(ctx: OpContext, action: str, target: str | None, payload: dict[str, Any], summary: str) -> Any:
+    """The governance world event that records what the owner did, and why."""
+    return record_event(ctx, p.RecordEvent(
+        event_type="governance", occurred_at=ctx.at, target=target, summary=summary[:2000],
+        payload={"action": action, **{k: _jsonable(v) for k, v in payload.items()}}))
+
+
+def _jsonable(value: Any) -> Any:
+    return str(value) if isinstance(value, UUID) else value
+
+
+def _subject_ref(ctx: OpContext, row: dict[str, Any]) -> str:
+    subject = entities.by_id(ctx.conn, row["subject_id"])
+    assert subject is not None  # a foreign key
+    return subject.ref
+
+
+def accept_proposal(ctx: OpContext, op: p.AcceptProposal) -> OpOutcome:
+    """The pending row is closed; what it says becomes believed now, through the assert logic."""
+    require_owner(op.source)
+    row = pending_fact(ctx, op.fact_id)
+    close_rows(ctx, [row["id"]], "superseded")
+    accepted = copy_row(row, confidence=ACCEPTED_CONFIDENCE, changed_by=ctx.run_id)
+    believe(ctx, accepted, Interval(row["valid_from"], row["valid_to"]), supersedes=str(row["id"]))
+    suppression.lift(ctx, suppression.key(row))
+    ref = _subject_ref(ctx, row)
+    audit(ctx, "accept", ref, {"fact_id": row["id"], "reason": op.reason},
+          f"accepted {ref} {row['predicate']}")
+    return "committed"
+
+
+def reject_proposal(ctx: OpContext, op: p.RejectProposal) -> OpOutcome:
+    """The pending row is invalidated (kept), and its belief suppressed for every source but the owner."""
+    require_owner(op.source)
+    row = pending_fact(ctx, op.fact_id)
+    close_rows(ctx, [row["id"]], "invalidated")
+    suppression.mark(ctx, row, op.reason)
+    ref = _subject_ref(ctx, row)
+    audit(ctx, "reject", ref, {"fact_id": row["id"], "reason": op.reason},
+          f"rejected {ref} {row['predicate']}" + (f": {op.reason}" if op.reason else ""))
+    return "committed"
+
+
+def invalidate_fact(ctx: OpContext, op: p.InvalidateFact) -> OpOutcome:
+    """The belief was wrong: its row is closed as invalidated (kept, so what was known stays known)."""
+    row = locked_fact(ctx, op.fact_id)
+    if row["superseded_at"] is not None or row["status"] not in ("active", "pending"):
+        raise Conflict(f"fact {op.fact_id} is no longer believed ({row['status']})", code="NOT_BELIEVED")
+    close_rows(ctx, [row["id"]], "invalidated")
+    ref = _subject_ref(ctx, row)
+    audit(ctx, "invalidate", ref, {"fact_id": row["id"], "reason": op.reason, "source": op.source},
+          f"invalidated {ref} {row['predicate']}" + (f": {op.reason}" if op.reason else ""))
+    return "committed"
+
+
+def _entity(ctx: OpContext, ref: str) -> entities.Entity:
+    """The entity a ref names as it is (a merged entity is not followed to its survivor)."""
+    found = entities.resolve(ctx.conn, ref, follow=False)
+    if found is None:
+        raise NotFound(f"no entity {ref!r}", code="UNKNOWN_ENTITY")
+    return found
+
+
+def dismiss_merge_suggestion(ctx: OpContext, op: p.DismissMergeSuggestion) -> OpOutcome:
+    """The owner said no to "are A and B the same?": the pair (either order) is never suggested again.
+
+    Dismissing a pair already dismissed records the owner's answer (the audit event) and changes nothing else.
+    """
+    require_owner(op.source)
+    one, other = _entity(ctx, op.entity), _entity(ctx, op.other)
+    if one.id == other.id:
+        raise BadInput("an entity is always the same as itself", code="SAME_ENTITY")
+    event = audit(ctx, "dismiss_merge", one.ref, {"entity": one.ref, "other": other.ref, "reason": op.reason},
+                  f"{one.ref} and {other.ref} are not the same" + (f": {op.reason}" if op.reason else ""))
+    ctx.conn.execute(load("gov_merge_dismiss"), {"a": one.id, "b": other.id, "reason": op.reason, "at": ctx.at,
+                                                 "run_id": ctx.run_id, "event_id": event})
+    return "committed"
+
+
+HANDLERS: dict[str, Callable[[OpContext, Any], OpOutcome]] = {
+    "invalidate_fact": invalidate_fact,
+    "accept_proposal": accept_proposal,
+    "reject_proposal": reject_proposal,
+    "dismiss_merge_suggestion": dismiss_merge_suggestion,
+}

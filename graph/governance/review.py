@@ -1,0 +1,179 @@
+"""What the owner is asked, and told: the bundled review message and correction notices.
+
+`pending_review` gathers pending facts (a conflict when they contradict an active functional value) and
+merge suggestions (alike names of one kind) into ONE chat-ready message, each numbered item mapped to the
+mutation its answer triggers (a "no" to a merge suggestion dismisses the pair for good; a pair that was
+dismissed, or merged and split again, is not suggested again). `correction_notices` tells a chat that a
+value it knew was replaced ("you said X before, now Y — updating"); a new learning with no prior value
+stays silent.
+Rendering is pure (`render_review`, `notice_text`, `show`); the queries live in graph/sql/gov_review_*.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from graph.platform.db import Database
+from graph.reads.temporal import EntityStateView, FactView
+from graph.sql import load
+
+ItemKind = Literal["pending_fact", "conflict", "merge_suggestion"]
+MERGE_SIMILARITY = (0.4, 0.8)  # below: different things; above: the curator links them by itself
+RECENT_ENTITIES = 200  # merge suggestions compare only the entities touched most recently
+SKIP_KINDS = ["chat"]  # chats are alike by construction ("Chat 2024-05-01"), never duplicates
+MAX_SHOWN = 120  # longest rendering of one value in a message
+
+
+class Action(BaseModel):
+    mutation: str = Field(description="The GraphQL mutation an answer maps to")
+    args: dict[str, Any]
+
+    def call(self) -> str:
+        return f"{self.mutation}({', '.join(str(v) for v in self.args.values())})"
+
+
+class ReviewItem(BaseModel):
+    number: int
+    kind: ItemKind
+    question: str
+    yes: Action
+    no: Action | None = None
+    fact_id: UUID | None = None
+    conflicting_fact_id: UUID | None = None
+    entity_refs: list[str] = Field(default_factory=list)
+
+
+class Review(BaseModel):
+    items: list[ReviewItem]
+    message: str
+
+
+class Notice(BaseModel):
+    fact_id: UUID
+    previous_fact_id: UUID
+    subject_ref: str
+    predicate: str
+    previous: Any
+    current: Any
+    recorded_at: datetime
+    text: str
+
+
+def show(kind: str, value: Any, object_name: str | None) -> str:
+    """A value as the owner reads it: the entity's name, a bare string, or compact JSON."""
+    if kind == "entity":
+        text = object_name or "?"
+    elif isinstance(value, str):
+        text = value
+    else:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+
+
+def _sure(confidence: float) -> str:
+    return f"{round(confidence * 100)}% sure"
+
+
+def pending_item(number: int, row: dict[str, Any]) -> ReviewItem:
+    fact_id = str(row["id"])
+    value = show(row["object_kind"], row["object_value"], row["object_name"])
+    where = f" (in {row['scope_ref']})" if row["scope_ref"] else ""
+    about = f"{row['subject_name']}'s {row['predicate_name']}{where}"
+    heard = f"{row['source']}, {_sure(row['confidence'])}"
+    yes, no = Action(mutation="acceptProposal", args={"id": fact_id}), Action(
+        mutation="rejectProposal", args={"id": fact_id})
+    if row["conflict_id"] is None:
+        return ReviewItem(number=number, kind="pending_fact", question=f"{about}: {value}? ({heard})",
+                          yes=yes, no=no, fact_id=row["id"], entity_refs=[row["subject_ref"]])
+    current = show(row["conflict_kind"], row["conflict_value"], row["conflict_object_name"])
+    return ReviewItem(number=number, kind="conflict", yes=yes, no=no, fact_id=row["id"],
+                      question=f"{about}: {value} instead of {current}? ({heard})",
+                      conflicting_fact_id=row["conflict_id"], entity_refs=[row["subject_ref"]])
+
+
+def merge_item(number: int, row: dict[str, Any]) -> ReviewItem:
+    """The newer entity is suggested to merge into the older, established one."""
+    a, b = ("a", "b") if row["a_created"] >= row["b_created"] else ("b", "a")
+    gone, into = row[f"{a}_ref"], row[f"{b}_ref"]
+    question = (f"Are {row[f'{a}_name']} ({gone}) and {row[f'{b}_name']} ({into}) the same "
+                f"{row['kind']}?")
+    return ReviewItem(number=number, kind="merge_suggestion", question=question, entity_refs=[gone, into],
+                      yes=Action(mutation="mergeEntities", args={"entity": gone, "into": into}),
+                      no=Action(mutation="dismissMergeSuggestion", args={"entity": gone, "other": into}))
+
+
+def render_review(items: list[ReviewItem]) -> str:
+    """One message for the chat; each answer names the number it answers."""
+    if not items:
+        return "Nothing to review."
+    count = "one thing" if len(items) == 1 else f"{len(items)} things"
+    lines = [f"I'd like to check {count} with you — answer with the number and yes or no:"]
+    for item in items:
+        answers = f"yes → {item.yes.call()}" + (f", no → {item.no.call()}" if item.no else "")
+        lines.append(f"{item.number}. {item.question}  [{answers}]")
+    return "\n".join(lines)
+
+
+def pair_key(row: dict[str, Any]) -> frozenset[UUID]:
+    return frozenset((row["a_id"], row["b_id"]))
+
+
+def build_review(pending: list[dict[str, Any]], candidates: list[dict[str, Any]], limit: int) -> Review:
+    """Items numbered from 1: pending facts and conflicts first (oldest first), then merge suggestions."""
+    items = [pending_item(i + 1, row) for i, row in enumerate(pending[:limit])]
+    seen: set[frozenset[UUID]] = set()
+    for row in candidates:
+        if len(items) >= limit:
+            break
+        if pair_key(row) not in seen:
+            seen.add(pair_key(row))
+            items.append(merge_item(len(items) + 1, row))
+    return Review(items=items, message=render_review(items))
+
+
+def pending_review(db: Database, owner: str, limit: int = 20) -> Review:
+    with db.owner_tx(owner, read_only=True) as conn:
+        pending = conn.execute(load("gov_review_pending"), {"limit": limit}).fetchall()
+        candidates = conn.execute(load("gov_review_merge_candidates"), {
+            "skip_kinds": SKIP_KINDS, "recent": RECENT_ENTITIES, "low": MERGE_SIMILARITY[0],
+            "high": MERGE_SIMILARITY[1], "limit": 2 * limit}).fetchall()
+    return build_review([dict(r) for r in pending], [dict(r) for r in candidates], limit)
+
+
+def notice_text(row: dict[str, Any]) -> str:
+    previous = show(row["previous_kind"], row["previous_value"], row["previous_object_name"])
+    current = show(row["object_kind"], row["object_value"], row["object_name"])
+    said = "you said" if row["previous_source"] == "user" else "I had"
+    return f"{row['subject_name']}'s {row['predicate_name']}: {said} {previous} before, now {current} — updating."
+
+
+def _value(kind: str, value: Any, ref: str | None) -> Any:
+    return ref if kind == "entity" else value
+
+
+def correction_notices(db: Database, owner: str, chat_id: str, since: datetime, limit: int = 50) -> list[Notice]:
+    with db.owner_tx(owner, read_only=True) as conn:
+        rows = conn.execute(load("gov_correction_notices"),
+                            {"chat_id": chat_id, "since": since, "limit": limit}).fetchall()
+    return [Notice(fact_id=r["id"], previous_fact_id=r["previous_id"], subject_ref=r["subject_ref"],
+                   predicate=r["predicate"], recorded_at=r["recorded_at"], text=notice_text(r),
+                   previous=_value(r["previous_kind"], r["previous_value"], r["previous_object_ref"]),
+                   current=_value(r["object_kind"], r["object_value"], r["object_ref"])) for r in rows]
+
+
+def states_now(db: Database, owner: str, refs: list[str], valid_time: datetime) -> dict[str, EntityStateView]:
+    """What is believed about each of `refs` at `valid_time`, in one statement (for a DataLoader)."""
+    states: dict[str, EntityStateView] = {}
+    with db.owner_tx(owner, read_only=True) as conn:
+        rows = conn.execute(load("gov_states_now"), {"refs": refs, "valid_time": valid_time}).fetchall()
+    for row in rows:
+        state = states.setdefault(row["entity_ref"], EntityStateView(
+            ref=row["entity_ref"], kind=row["entity_kind"], name=row["entity_name"], facts=[]))
+        if row["id"] is not None:
+            state.facts.append(FactView.from_row(row))
+    return states

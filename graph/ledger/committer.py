@@ -1,0 +1,138 @@
+"""The committer: the only writer of the ledger. Deterministic, idempotent, all or nothing.
+
+One proposal is one transaction with one system time. Operations apply in order; each is validated
+against the registries first. If any operation is rejected, nothing of the proposal is written and
+every rejection comes back typed. A retried proposal (same owner and run_id) writes nothing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.types.json import Jsonb
+from pydantic import BaseModel
+
+from curator.proposal import MemoryMutationProposal
+from graph.errors import BadInput, Conflict, Forbidden, WorldmemError
+from graph.governance import decisions as governance
+from graph.governance import merge
+from graph.ledger.ops import APPLY, OpContext
+from graph.platform.db import Database
+from graph.sql import load
+
+FUTURE_SKEW = timedelta(seconds=5)
+TICK = timedelta(microseconds=1)
+
+
+# Every operation's handler: the ledger's own, and the owner's governance (accept, reject, merge, split).
+HANDLERS = {**APPLY, **governance.HANDLERS, **merge.HANDLERS}
+
+
+class Rejected(BaseModel):
+    op_index: int
+    code: str
+    message: str
+
+
+class CommitResult(BaseModel):
+    committed: int = 0
+    pending: int = 0
+    rejected: list[Rejected] = []
+    recorded_at: datetime | None = None
+    replayed: bool = False
+
+
+@dataclass
+class _Tally:
+    committed: int = 0
+    pending: int = 0
+    rejected: list[Rejected] = field(default_factory=list)
+
+
+class _RollBack(Exception):
+    """Raised inside the proposal's savepoint to undo everything when an operation was rejected."""
+
+
+def payload_hash(proposal: MemoryMutationProposal) -> str:
+    body = proposal.model_dump_json(exclude={"created_at"})
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def commit_proposal(db: Database, owner: str, proposal: MemoryMutationProposal, *,
+                    recorded_at: datetime | None = None, may_import: bool = False) -> CommitResult:
+    if recorded_at is not None and not may_import:
+        raise Forbidden("an explicit recordedAt needs a token allowed to import (--import)")
+    digest = payload_hash(proposal)
+    with db.owner_tx(owner) as conn:
+        at = _system_time(conn, recorded_at)
+        stored = conn.execute(load("proposal_get"), {"run_id": proposal.run_id}).fetchone()
+        if stored is not None:
+            if stored["payload_hash"] != digest:
+                raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
+                               code="RUN_ID_REUSED")
+            return CommitResult.model_validate({**stored["result"], "replayed": True})
+        tally = _Tally()
+        try:
+            with conn.transaction():
+                _apply_all(OpContext(conn, owner, proposal.run_id, proposal.chat_id, at), proposal, tally)
+                if tally.rejected:
+                    raise _RollBack
+        except _RollBack:
+            return CommitResult(rejected=tally.rejected)
+        result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at)
+        conn.execute(load("proposal_record"), {
+            "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
+            "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
+        conn.execute(load("clock_advance"), {"at": at})
+        return result
+
+
+def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) -> None:
+    for index, op in enumerate(proposal.operations):
+        ctx.op_index = index
+        try:
+            with ctx.conn.transaction():
+                outcome = HANDLERS[op.op](ctx, op)
+        except WorldmemError as exc:
+            tally.rejected.append(Rejected(op_index=index, code=exc.code, message=exc.message))
+            continue
+        except pg_errors.ExclusionViolation:
+            tally.rejected.append(Rejected(op_index=index, code="OVERLAPPING_BELIEF",
+                                           message="two believed values would overlap in valid time"))
+            continue
+        except (pg_errors.UniqueViolation, pg_errors.CheckViolation, pg_errors.ForeignKeyViolation) as exc:
+            tally.rejected.append(Rejected(op_index=index, code="CONSTRAINT_VIOLATION",
+                                           message=_first_line(exc)))
+            continue
+        if outcome == "pending":
+            tally.pending += 1
+        else:
+            tally.committed += 1
+
+
+def _system_time(conn: psycopg.Connection[Any], requested: datetime | None) -> datetime:
+    """The proposal's system time: monotonic per owner; an import may name it, never in the past."""
+    conn.execute(load("clock_init"))
+    row = conn.execute(load("clock_lock")).fetchone()
+    assert row is not None
+    last, now = row["last_recorded_at"], row["now"]
+    if requested is None:
+        current: datetime = now if last is None else max(now, last + TICK)
+        return current
+    if requested.tzinfo is None:
+        raise BadInput("recordedAt needs a UTC offset", code="BAD_TIME")
+    if requested > now + FUTURE_SKEW:
+        raise BadInput("recordedAt lies in the future", code="RECORDED_AT_IN_FUTURE")
+    if last is not None and requested < last:
+        raise Conflict(f"recordedAt {requested.isoformat()} is earlier than this owner's latest system "
+                       f"time {last.isoformat()}", code="RECORDED_AT_NOT_MONOTONIC")
+    return requested
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,0 +1,95 @@
+"""Entities: resolving refs and aliases to ids, creating and renaming entities (mirrored as vertices)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from pydantic import BaseModel
+
+from graph.age import mirror
+from graph.errors import BadInput, NotFound
+from graph.sql import load
+
+REF = re.compile(r"^(?P<kind>[a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?):(?P<slug>[A-Za-z0-9][A-Za-z0-9_.\-#/@+]*)$")
+MAX_MERGE_HOPS = 16
+
+
+class Entity(BaseModel):
+    id: UUID
+    ref: str
+    kind: str
+    canonical_name: str
+    status: str
+    merged_into_id: UUID | None = None
+    created_at: datetime
+
+
+def parse_ref(ref: str) -> tuple[str, str] | None:
+    """(kind, slug) of a `kind:slug` ref; kinds may be namespaced (`github:issue:42`)."""
+    match = REF.match(ref)
+    return (match.group("kind"), match.group("slug")) if match else None
+
+
+def _row(row: dict[str, Any] | None) -> Entity | None:
+    return Entity.model_validate(row) if row else None
+
+
+def by_id(conn: psycopg.Connection[Any], entity_id: UUID) -> Entity | None:
+    return _row(conn.execute(load("entity_by_id"), {"id": entity_id}).fetchone())
+
+
+def follow_merges(conn: psycopg.Connection[Any], entity: Entity) -> Entity:
+    """Reads follow merged entities to their survivor."""
+    hops = 0
+    while entity.merged_into_id is not None and hops < MAX_MERGE_HOPS:
+        survivor = by_id(conn, entity.merged_into_id)
+        if survivor is None:
+            break
+        entity, hops = survivor, hops + 1
+    return entity
+
+
+def resolve(conn: psycopg.Connection[Any], ref_or_alias: str, *, follow: bool = True) -> Entity | None:
+    """An entity by exact ref, else by a believed alias that names exactly one entity."""
+    entity = _row(conn.execute(load("entity_by_ref"), {"ref": ref_or_alias}).fetchone())
+    if entity is None:
+        rows = conn.execute(load("entity_by_alias"), {"alias": ref_or_alias}).fetchall()
+        if len(rows) > 1:
+            raise BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities",
+                           code="AMBIGUOUS_REF")
+        entity = _row(rows[0] if rows else None)
+    if entity is not None and follow:
+        entity = follow_merges(conn, entity)
+    return entity
+
+
+def require(conn: psycopg.Connection[Any], ref_or_alias: str) -> Entity:
+    entity = resolve(conn, ref_or_alias)
+    if entity is None:
+        raise NotFound(f"no entity {ref_or_alias!r}", code="UNKNOWN_ENTITY")
+    return entity
+
+
+def create(conn: psycopg.Connection[Any], owner: str, values: dict[str, Any]) -> Entity:
+    """Insert an entity (ref, kind, name, description, external_id, at, run_id) and its vertex."""
+    entity = Entity.model_validate(conn.execute(load("entity_insert"), values).fetchone())
+    mirror.create_entity(conn, owner, entity)
+    return entity
+
+
+def rename(conn: psycopg.Connection[Any], owner: str, entity: Entity, values: dict[str, Any]) -> Entity:
+    updated = Entity.model_validate(conn.execute(load("entity_update"), {**values, "id": entity.id}).fetchone())
+    mirror.update_entity(conn, updated)
+    return updated
+
+
+def check_ref(ref: str, kind: str) -> None:
+    parsed = parse_ref(ref)
+    if parsed is None:
+        raise BadInput(f"ref {ref!r} is not of the form kind:slug", code="BAD_REF")
+    if parsed[0] != kind:
+        raise BadInput(f"ref {ref!r} does not start with its kind {kind!r}", code="KIND_MISMATCH")

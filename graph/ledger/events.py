@@ -1,0 +1,53 @@
+"""World events: append-only, with causation (caused_by, correlation, kind) mirrored as CAUSED edges."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from psycopg.types.json import Jsonb
+
+from curator import proposal as p
+from graph.age import mirror
+from graph.errors import BadInput, NotFound
+from graph.ledger import entities
+from graph.reads import causality, intent
+from graph.sql import load
+
+if TYPE_CHECKING:
+    from graph.ledger.ops import OpContext
+
+
+def record(ctx: OpContext, op: p.RecordEvent) -> Any:
+    """Insert one event; an event with an external_ref already recorded is a no-op (returns None)."""
+    if ctx.conn.execute(load("event_type_exists"), {"key": op.event_type}).fetchone() is None:
+        raise BadInput(f"unknown event type {op.event_type!r}", code="UNKNOWN_EVENT_TYPE")
+    actor = entities.require(ctx.conn, op.actor) if op.actor else None
+    target = entities.require(ctx.conn, op.target) if op.target else None
+    cause = None
+    if op.caused_by is not None:
+        cause = ctx.conn.execute(load("event_lookup"), {"key": op.caused_by}).fetchone()
+        if cause is None:
+            raise NotFound(f"no event {op.caused_by!r}", code="UNKNOWN_EVENT")
+    stamp = causality.stamp(ctx.conn, op, cause, target.id if target else None, ctx.run_id)
+    row = ctx.conn.execute(load("event_insert"), {
+        "event_type": op.event_type, "occurred_at": op.occurred_at, "observed_at": op.observed_at,
+        "recorded_at": ctx.at, "actor_entity_id": actor.id if actor else None,
+        "target_entity_id": target.id if target else None, "caused_by_event_id": stamp.cause_id,
+        "correlation_id": stamp.correlation_id, "causation_kind": stamp.kind,
+        "intent": op.intent, "expected_effect": Jsonb(op.expected_effect) if op.expected_effect else None,
+        "goal_ref": op.goal_ref, "run_id": ctx.run_id, "chat_id": ctx.chat_id, "tool_call_id": op.tool_call_id,
+        "automation_id": op.automation_id, "payload": Jsonb(op.payload), "summary": op.summary,
+        "external_ref": op.external_ref, "op_index": ctx.op_index,
+    }).fetchone()
+    if row is None:
+        return None
+    mirror.create_event(ctx.conn, ctx.owner, {
+        "id": str(row["id"]), "event_type": op.event_type, "occurred_at": mirror.micros(op.occurred_at),
+        "correlation_id": stamp.correlation_id, "summary": op.summary})
+    if stamp.cause_id is not None:
+        mirror.create_caused(ctx.conn, ctx.owner, str(stamp.cause_id), str(row["id"]), stamp.kind or "direct")
+        observed = intent.observation(op.event_type, op.payload)
+        if observed is not None and stamp.kind != "inferred":
+            # an event that observes an effect (graph/reads/intent.py's payload convention) may fulfil an action
+            intent.on_effect(ctx.conn, row["id"], observed, ctx.at)
+    return row["id"]

@@ -1,0 +1,75 @@
+"""Facts: reading the believed rows of one (subject, predicate, scope), closing rows, inserting rows.
+
+Relationship rows (object_kind = entity) are mirrored as REL edges in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from graph.age import mirror
+from graph.ledger.timeline import Belief, Interval
+from graph.sql import load
+
+# Columns a piece split from an older row inherits: what was believed, and on what evidence.
+INHERITED = ("object_kind", "object_value", "object_entity_id", "observed_at", "source", "source_trust_tier",
+             "changed_by", "caused_by_event_id", "confidence", "memory_type", "scope_entity_id", "scope_kind",
+             "priority", "evidence", "reason")
+
+
+def value_key(row: dict[str, Any]) -> str:
+    """A comparable form of a row's object: the entity id, or canonical JSON of the literal."""
+    if row["object_kind"] == "entity":
+        return "entity:" + str(row["object_entity_id"])
+    return "literal:" + json.dumps(row["object_value"], sort_keys=True, separators=(",", ":"))
+
+
+def believed(conn: psycopg.Connection[Any], subject_id: UUID, predicate: str,
+             scope_id: UUID | None) -> list[dict[str, Any]]:
+    """Rows believed now for the key, locked for the rest of the transaction."""
+    rows = conn.execute(load("facts_believed_for_update"),
+                        {"subject_id": subject_id, "predicate": predicate, "scope_id": scope_id}).fetchall()
+    return list(rows)
+
+
+def as_beliefs(rows: list[dict[str, Any]]) -> list[Belief]:
+    return [Belief(str(r["id"]), Interval(r["valid_from"], r["valid_to"]), value_key(r)) for r in rows]
+
+
+def by_id(conn: psycopg.Connection[Any], fact_id: UUID) -> dict[str, Any] | None:
+    row = conn.execute(load("facts_by_id"), {"id": fact_id}).fetchone()
+    return dict(row) if row else None
+
+
+def close(conn: psycopg.Connection[Any], ids: list[str], at: datetime, status: str,
+          invalidated_by: UUID | None = None) -> int:
+    """Close the system time of believed rows; their edges follow."""
+    if not ids:
+        return 0
+    closed = conn.execute(load("facts_close"), {"ids": [UUID(i) for i in ids], "at": at, "status": status,
+                                                "invalidated_by": invalidated_by}).fetchall()
+    for row in closed:
+        if row["object_kind"] == "entity":
+            mirror.close_rel(conn, str(row["id"]), at, status)
+    return len(closed)
+
+
+def insert(conn: psycopg.Connection[Any], owner: str, row: dict[str, Any]) -> UUID:
+    params = {**row, "object_value": Jsonb(row["object_value"]) if row["object_kind"] == "literal" else None,
+              "evidence": Jsonb(row.get("evidence") or {})}
+    result = conn.execute(load("facts_insert"), params).fetchone()
+    assert result is not None
+    fact_id: UUID = result["id"]
+    if row["object_kind"] == "entity" and row["status"] == "active":
+        mirror.create_rel(conn, owner, {**row, "id": fact_id})
+    return fact_id
+
+
+def inherit(old: dict[str, Any]) -> dict[str, Any]:
+    return {k: old[k] for k in INHERITED}

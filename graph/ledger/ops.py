@@ -1,0 +1,235 @@
+"""One handler per proposal operation. Each validates first, then writes through the aggregates.
+
+Governance operations (invalidate, accept, reject, merge, split) are in graph/governance/decisions.py and
+graph/governance/merge.py. A handler raises a WorldmemError (with a code) to reject its operation; the committer
+then rolls the whole proposal back. It returns "committed" or "pending".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+import psycopg
+
+from curator import proposal as p
+from graph.errors import BadInput, Conflict, Forbidden, NotFound
+from graph.ledger import entities, facts, suppression
+from graph.ledger.entities import Entity
+from graph.ledger.events import record as record_event
+from graph.ledger.registries import get_entity_kind, get_relation_type
+from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
+from graph.ledger.trust import source_tier
+from graph.reads import intent
+from graph.settings import get_settings
+from graph.sql import load
+
+OpOutcome = Literal["committed", "pending"]
+INTEGRATION_TIER = 2
+
+
+@dataclass
+class OpContext:
+    conn: psycopg.Connection[Any]
+    owner: str
+    run_id: str
+    chat_id: str | None
+    at: datetime
+    op_index: int = 0
+
+
+def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
+    kind = get_entity_kind(ctx.conn, op.kind)
+    if kind is None:
+        raise BadInput(f"unknown entity kind {op.kind!r}", code="UNKNOWN_KIND")
+    if kind.privileged and source_tier(op.source) >= INTEGRATION_TIER:
+        raise Forbidden(f"kind {op.kind!r} is privileged: integrations cannot write it", code="PRIVILEGED")
+    entities.check_ref(op.ref, op.kind)
+    values = {"ref": op.ref, "kind": op.kind, "name": op.canonical_name, "description": op.description,
+              "external_id": op.external_id, "at": ctx.at, "run_id": ctx.run_id}
+    entity = entities.resolve(ctx.conn, op.ref, follow=False)
+    if entity is not None and entity.ref == op.ref:
+        if entity.kind != op.kind:
+            raise BadInput(f"{op.ref} exists with kind {entity.kind!r}", code="KIND_MISMATCH")
+        if entity.canonical_name != op.canonical_name or op.description or op.external_id:
+            entity = entities.rename(ctx.conn, ctx.owner, entity, values)
+    else:
+        entity = entities.create(ctx.conn, ctx.owner, values)
+    for alias in op.aliases:
+        _add_alias(ctx, entity, alias, "core", ctx.at, op.source)
+    return "committed"
+
+
+def add_alias(ctx: OpContext, op: p.AddAlias) -> OpOutcome:
+    entity = entities.require(ctx.conn, op.ref)
+    _add_alias(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, op.source)
+    return "committed"
+
+
+def _add_alias(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: datetime,
+               source: str) -> None:
+    holders = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
+    if any(h["entity_id"] != entity.id for h in holders):
+        raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
+    if not holders:
+        ctx.conn.execute(load("alias_insert"), {
+            "entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
+            "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index})
+
+
+def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
+    """Resolve a subject; a well-formed `kind:slug` of a registered kind is created on first use."""
+    entity = entities.resolve(ctx.conn, ref)
+    if entity is not None:
+        return entity
+    parsed = entities.parse_ref(ref)
+    if parsed is None or get_entity_kind(ctx.conn, parsed[0]) is None:
+        raise NotFound(f"no entity {ref!r} (and it is not a kind:slug ref of a known kind)",
+                       code="UNKNOWN_ENTITY")
+    upsert_entity(ctx, p.UpsertEntity(ref=ref, kind=parsed[0], canonical_name=parsed[1], source=source))
+    return entities.require(ctx.conn, ref)
+
+
+def _interval(op: p._Timed) -> Interval:
+    if op.valid_to is not None and op.valid_to <= op.valid_from:
+        raise BadInput("validTo must be after validFrom", code="BAD_INTERVAL")
+    return Interval(op.valid_from, op.valid_to)
+
+
+def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> Any:
+    rt = get_relation_type(ctx.conn, op.predicate)
+    if rt is None or rt.state != "active":
+        raise BadInput(f"unknown predicate {op.predicate!r}", code="UNKNOWN_PREDICATE")
+    if rt.subject_kinds and subject.kind not in rt.subject_kinds:
+        raise BadInput(f"{op.predicate!r} does not apply to kind {subject.kind!r}", code="KIND_MISMATCH")
+    if rt.privileged and source_tier(op.source) >= INTEGRATION_TIER:
+        raise Forbidden(f"predicate {op.predicate!r} is privileged: integrations cannot write it",
+                        code="PRIVILEGED")
+    return rt
+
+
+def _scope(ctx: OpContext, ref: str | None) -> Entity | None:
+    return entities.require(ctx.conn, ref) if ref else None
+
+
+def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity | None) -> OpOutcome:
+    subject = _subject(ctx, op.subject, op.source)
+    rt = _predicate(ctx, op, subject)
+    new = _interval(op)
+    scope = _scope(ctx, op.scope)
+    if obj is not None and rt.object_kinds and obj.kind not in rt.object_kinds:
+        raise BadInput(f"{op.predicate!r} does not take an object of kind {obj.kind!r}", code="KIND_MISMATCH")
+    value = op.value if isinstance(op, p.AssertFact) else None
+    if obj is None and len(json.dumps(value)) > get_settings().max_value_bytes:
+        raise BadInput("the value is too large", code="VALUE_TOO_LARGE")
+    caused_by = _event_id(ctx, op.caused_by_event)
+    row = {
+        "subject_id": subject.id, "predicate": op.predicate, "functional": rt.cardinality == "functional",
+        "object_kind": "entity" if obj else "literal", "object_value": value,
+        "object_entity_id": obj.id if obj else None, "observed_at": op.observed_at,
+        "source": op.source, "source_trust_tier": source_tier(op.source), "changed_by": ctx.run_id,
+        "caused_by_event_id": caused_by, "confidence": op.confidence, "memory_type": op.memory_type,
+        "scope_entity_id": scope.id if scope else None, "scope_kind": scope.kind if scope else None,
+        "priority": op.priority, "evidence": op.evidence.model_dump() if op.evidence else {},
+        "reason": op.reason,
+    }
+    suppression.screen(ctx, op.source, row)
+    if op.confidence < get_settings().pending_below_confidence:
+        _insert(ctx, row, new, status="pending", supersedes=None)
+        return "pending"
+    believe(ctx, row, new)
+    return "committed"
+
+
+def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None) -> None:
+    """Make `row` (subject_id, predicate, functional, object and provenance columns) believed over `new`.
+
+    `supersedes` names the row it replaces when the plan closes none (e.g. an accepted pending fact).
+    """
+    current = facts.believed(ctx.conn, row["subject_id"], row["predicate"], row["scope_entity_id"])
+    key = facts.value_key(row)
+    if row["functional"]:
+        plan = plan_replace(facts.as_beliefs(current), new, key)
+    else:
+        plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
+    _carry_out(ctx, plan, current, row, supersedes)
+    if row.get("caused_by_event_id") is not None:
+        # the action behind the cause may be fulfilled now
+        intent.on_effect(ctx.conn, row["caused_by_event_id"], row["predicate"], ctx.at)
+
+
+def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,
+               supersedes: str | None = None) -> None:
+    facts.close(ctx.conn, plan.close, ctx.at, "superseded")
+    by_id = {str(r["id"]): r for r in current}
+    base = {"subject_id": current[0]["subject_id"], "predicate": current[0]["predicate"],
+            "functional": current[0]["functional"]} if current else {}
+    for piece in plan.insert:
+        if piece.split_from is None:
+            assert row is not None
+            _insert(ctx, row, piece.interval, status="active",
+                    supersedes=plan.close[0] if plan.close else supersedes)
+        else:
+            old = by_id[piece.split_from]
+            _insert(ctx, {**base, **facts.inherit(old)}, piece.interval, status="active",
+                    supersedes=piece.split_from)
+
+
+def _insert(ctx: OpContext, row: dict[str, Any], interval: Interval, *, status: str,
+            supersedes: str | None) -> None:
+    facts.insert(ctx.conn, ctx.owner, {
+        **row, "valid_from": interval.start, "valid_to": interval.end, "recorded_at": ctx.at,
+        "believed": status == "active", "status": status, "supersedes_fact_id": supersedes,
+        "run_id": ctx.run_id, "op_index": ctx.op_index, "changed_by": row.get("changed_by") or ctx.run_id})
+
+
+def assert_fact(ctx: OpContext, op: p.AssertFact) -> OpOutcome:
+    return _assert(ctx, op, None)
+
+
+def assert_relationship(ctx: OpContext, op: p.AssertRelationship) -> OpOutcome:
+    return _assert(ctx, op, entities.require(ctx.conn, op.object))
+
+
+def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
+    subject = entities.require(ctx.conn, op.subject)
+    _predicate(ctx, op, subject)
+    cut = _interval(op)
+    scope = _scope(ctx, op.scope)
+    current = facts.believed(ctx.conn, subject.id, op.predicate, scope.id if scope else None)
+    beliefs = facts.as_beliefs(current)
+    if op.object is not None:
+        target = entities.require(ctx.conn, op.object)
+        beliefs = [b for b in beliefs if b.value == f"entity:{target.id}"]
+    elif op.value is not None:
+        key = facts.value_key({"object_kind": "literal", "object_value": op.value})
+        beliefs = [b for b in beliefs if b.value == key]
+    _carry_out(ctx, plan_remove(beliefs, cut), current, None)
+    return "committed"
+
+
+def _event_id(ctx: OpContext, key: str | None) -> Any:
+    if key is None:
+        return None
+    row = ctx.conn.execute(load("event_lookup"), {"key": key}).fetchone()
+    if row is None:
+        raise NotFound(f"no event {key!r}", code="UNKNOWN_EVENT")
+    return row["id"]
+
+
+def record_event_op(ctx: OpContext, op: p.RecordEvent) -> OpOutcome:
+    record_event(ctx, op)
+    return "committed"
+
+
+APPLY: dict[str, Callable[[OpContext, Any], OpOutcome]] = {
+    "upsert_entity": upsert_entity,
+    "add_alias": add_alias,
+    "assert_fact": assert_fact,
+    "assert_relationship": assert_relationship,
+    "retract_fact": retract_fact,
+    "record_event": record_event_op,
+}

@@ -1,0 +1,54 @@
+"""Suppression markers: a belief the owner rejected is not proposed again.
+
+A marker is bound to (subject, predicate, object-or-value, scope). The committer asks `screen` before
+every assertion: from the user, the assertion lifts the marker (the owner changed their mind); from
+any other source it is rejected with the code SUPPRESSED.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graph.errors import Conflict
+from graph.ledger import facts
+from graph.sql import load
+
+if TYPE_CHECKING:
+    from graph.ledger.ops import OpContext
+
+LIFTING_SOURCE = "user"
+
+
+def key(row: dict[str, Any]) -> dict[str, Any]:
+    """The marker key of a fact row (as stored, or as about to be inserted)."""
+    return {"subject_id": row["subject_id"], "predicate": row["predicate"], "value_key": facts.value_key(row),
+            "scope_id": row.get("scope_entity_id")}
+
+
+def lifts(source: str) -> bool:
+    """Only an explicit assertion by the owner lifts a marker; everyone else is held back by it."""
+    return source == LIFTING_SOURCE
+
+
+def screen(ctx: OpContext, source: str, row: dict[str, Any]) -> None:
+    """Before asserting `row`: lift a matching marker (user) or reject the assertion (anyone else)."""
+    params = key(row)
+    if lifts(source):
+        lift(ctx, params)
+        return
+    live = ctx.conn.execute(load("gov_suppression_live"), params).fetchone()
+    if live is not None:
+        raise Conflict(f"the owner rejected this belief ({row['predicate']}) before; only the owner can "
+                       "assert it again", code="SUPPRESSED")
+
+
+def lift(ctx: OpContext, params: dict[str, Any]) -> int:
+    lifted = ctx.conn.execute(load("gov_suppression_lift"),
+                              {**params, "at": ctx.at, "run_id": ctx.run_id}).fetchall()
+    return len(lifted)
+
+
+def mark(ctx: OpContext, rejected: dict[str, Any], reason: str | None) -> None:
+    """Suppress the belief of a rejected fact row (a second rejection of the same belief is a no-op)."""
+    ctx.conn.execute(load("gov_suppression_insert"), {
+        **key(rejected), "fact_id": rejected["id"], "reason": reason, "at": ctx.at, "run_id": ctx.run_id})
