@@ -32,6 +32,7 @@ from graph.agent import linking
 from graph.agent.world_context import EVENTS, MAX_POLICIES, RECENT, ContextRequest, build
 from graph.demo import committed
 from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
@@ -121,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         for proposal in overlay(n):
             if committed(db, OWNER_A, proposal.run_id):
                 continue
-            outcome = commit_proposal(db, OWNER_A, proposal)
+            outcome = commit_proposal(db, owner_principal(OWNER_A), proposal)
             if outcome.rejected:
                 print(f"[bench] overlay {proposal.run_id} rejected: {outcome.rejected[:2]}", file=sys.stderr)
                 return 2

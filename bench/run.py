@@ -26,6 +26,7 @@ from bench.seed import OWNER_A, seeded
 from curator.proposal import AssertRelationship, Evidence, MemoryMutationProposal
 from graph.age.mirror import micros
 from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.reads.causality import effects_of, explain_change
@@ -107,7 +108,7 @@ def cases(db: Database, s: dict[str, Any]) -> dict[str, tuple[Callable[[Any], in
         old edge closed and new edge created by the named mirror queries), one proposal each."""
         proposal = MemoryMutationProposal(run_id=f"bench-write-{uuid4()}", operations=[AssertRelationship(
             subject=pair[0], predicate="part_of", object=pair[1], valid_from=now, evidence=WRITE_EVIDENCE)])
-        result = commit_proposal(db, OWNER_A, proposal)
+        result = commit_proposal(db, owner_principal(OWNER_A), proposal)
         if result.rejected:
             raise RuntimeError(f"bench write rejected: {result.rejected}")
         return result.committed

@@ -76,12 +76,27 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
 @command("token")
 def _token(args: argparse.Namespace, settings: Settings) -> int:
-    from graph.ledger.tokens import create_token
+    from graph.ledger import tokens
 
-    token = create_token(admin_url(settings), args.owner, can_import=args.import_,
-                         can_integrate=args.integration)
-    rights = [r for r, on in (("import", args.import_), ("integration", args.integration)) if on]
-    embedded.progress(f"token for owner {args.owner!r} ({', '.join(rights) or 'read/write own data'}); "
+    if args.action == "list":
+        for t in tokens.list_tokens(admin_url(settings), args.owner):
+            print(tokens.describe(t))
+        return 0
+    if args.action == "revoke":
+        if not args.token:
+            raise WorldmemError("name the token to revoke: worldmem token revoke ID (or the token itself)")
+        if not tokens.revoke_token(admin_url(settings), args.token):
+            raise WorldmemError("no live token with that id (or value): see `worldmem token list`")
+        embedded.progress("revoked; requests with it are refused from now on")
+        return 0
+    if not args.owner:
+        raise WorldmemError("token create needs --owner")
+    token = tokens.create_token(admin_url(settings), args.owner, can_import=args.import_,
+                                can_integrate=args.integration, kind=args.kind, name=args.name)
+    rights = [r for r, on in (("import", args.import_), ("register vocabulary", args.integration)) if on]
+    who = f"integration {args.name!r}" if args.kind == "integration" else args.kind
+    embedded.progress(f"{who} token for owner {args.owner!r}"
+                      f"{' (may ' + ', '.join(rights) + ')' if rights else ''}; "
                       "it is shown once and stored only as a hash")
     print(token)  # the last line of stdout: scripts take it from there
     return 0
@@ -101,13 +116,18 @@ def _schema(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _token_and_schema_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    token = sub.add_parser("token", help="API bearer tokens: create")
-    token.add_argument("action", choices=["create"])
-    token.add_argument("--owner", required=True, help="the owner (subject) the token acts for")
+    token = sub.add_parser("token", help="API bearer tokens: create | list | revoke")
+    token.add_argument("action", choices=["create", "list", "revoke"])
+    token.add_argument("token", nargs="?", help="revoke: the token's id (from `list`) or the token itself")
+    token.add_argument("--owner", help="the owner (subject) the token acts for; list: only this owner's")
+    token.add_argument("--kind", choices=["owner", "agent", "integration"], default="owner",
+                       help="owner (default): the person; agent: the chat agent or curator, whose derived "
+                            "beliefs wait for review; integration: a feeder (needs --name)")
+    token.add_argument("--name", help="the integration's name (a-z, 0-9, _); it writes as integration:NAME")
     token.add_argument("--import", dest="import_", action="store_true",
-                       help="may pass an explicit system time (recordedAt)")
+                       help="owner tokens: may pass an explicit system time (recordedAt)")
     token.add_argument("--integration", action="store_true",
-                       help="may register entity kinds and relation types")
+                       help="owner tokens: may register entity kinds and relation types")
     schema = sub.add_parser("schema", help="the GraphQL schema: export SDL")
     schema.add_argument("action", choices=["export"])
     schema.add_argument("--out", help="write to this file (e.g. schema.graphql) instead of stdout")

@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 Ref = Annotated[str, Field(min_length=3, max_length=300, description="`kind:slug` ref or an alias")]
-Source = Annotated[str, Field(min_length=1, max_length=100, description="user | agent | integration:<domain> | ...")]
+Source = Annotated[str, Field(min_length=1, max_length=100, description=(
+    "Who said it. Defaults to the token's own source (owner -> user, agent -> agent, integration N -> "
+    "integration:N); naming a more trusted source than the token's is refused (SOURCE_NOT_ALLOWED)"))]
 
 
 class Evidence(BaseModel):
@@ -24,7 +26,7 @@ class Evidence(BaseModel):
 
 class _Op(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    source: Source = "user"
+    source: Source | None = None
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     evidence: Evidence | None = None
     reason: str | None = Field(default=None, max_length=2000)
@@ -156,4 +158,7 @@ class MemoryMutationProposal(BaseModel):
     chat_id: str | None = Field(default=None, max_length=200)
     created_at: datetime | None = None
     proposed_by: str = Field(default="api", max_length=100)
+    untrusted: bool = Field(default=False, description=(
+        "The run read untrusted content (web pages, mails, low-trust tool output): nothing an agent or "
+        "integration token proposes in it is believed before the owner reviews it"))
     operations: list[Operation] = Field(max_length=500)

@@ -29,6 +29,7 @@ from curator.proposal import (
 from graph.errors import Conflict
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_entity_kinds, register_relation_types
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -123,7 +124,7 @@ def load_demo(db: Database, owner: str = DEFAULT_OWNER, now: datetime | None = N
             report.skipped.append(run_id)
             continue
         proposal = MemoryMutationProposal(run_id=run_id, chat_id=chat_id, proposed_by="demo", operations=ops)
-        result = commit_proposal(db, owner, proposal, recorded_at=at, may_import=True)
+        result = commit_proposal(db, owner_principal(owner), proposal, recorded_at=at)
         if result.rejected:
             first = result.rejected[0]
             raise Conflict(f"demo step {run_id} was rejected: op {first.op_index}: {first.message}",

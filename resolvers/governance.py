@@ -1,7 +1,8 @@
 """Governance over GraphQL (Appendix D): the owner's mutations, the review and correction notices.
 
-Each mutation is one proposal operation with source `user`, committed by the committer: one transaction,
-all or nothing, idempotent on `runId` (a new one is made when none is given). A rejected action writes
+Each mutation is one proposal operation committed by the committer with the request's principal: one
+transaction, all or nothing, idempotent on `runId` (a new one is made when none is given). Only an owner
+token governs; any other token's action is rejected with FORBIDDEN. A rejected action writes
 nothing; its result lists the rejection and the response also carries a typed error with its code.
 """
 
@@ -37,7 +38,7 @@ def _limit(value: int) -> int:
 
 def _operation(kind: Callable[..., Any], **fields: Any) -> Any:
     try:
-        return kind(source="user", **fields)
+        return kind(**fields)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in exc.errors()[:3])
         raise BadInput(problems, code="INVALID_OPERATION") from None
@@ -51,7 +52,7 @@ async def _govern(info: Info[Any, Any], field: str, op: Any, run_id: str | None,
         proposal = p.MemoryMutationProposal(run_id=run, proposed_by="governance", operations=[op])
     except ValidationError:
         raise BadInput("runId must be 1-200 characters", code="INVALID_OPERATION") from None
-    outcome = await blocking(commit_proposal, database(info), who.owner, proposal)
+    outcome = await blocking(commit_proposal, database(info), who, proposal)
     if outcome.rejected:
         first = outcome.rejected[0]
         info.context.soft_errors.append(GraphQLError(

@@ -38,7 +38,8 @@ def _validate(proposal: ProposalInput) -> tuple[MemoryMutationProposal | None, l
     if rejected:
         return None, rejected
     try:
-        return MemoryMutationProposal(run_id=proposal.run_id, chat_id=proposal.chat_id, operations=ops), []
+        return MemoryMutationProposal(run_id=proposal.run_id, chat_id=proposal.chat_id, operations=ops,
+                                      untrusted=proposal.untrusted), []
     except ValidationError as exc:
         return None, [RejectedOutcome(op_index=-1, code="INVALID_PROPOSAL", message=_describe(exc))]
 
@@ -91,7 +92,6 @@ class LedgerMutation:
         if parsed is None:
             outcome = CommitOutcome(rejected=rejected)
         else:
-            outcome = await blocking(commit_proposal, database(info), who.owner, parsed,
-                                     recorded_at=recorded_at, may_import=who.can_import)
+            outcome = await blocking(commit_proposal, database(info), who, parsed, recorded_at=recorded_at)
         _signal_rejections(info, outcome)
         return CommitResult.from_outcome(outcome)

@@ -22,6 +22,10 @@ class EvidenceInput:
     ref: str | None = None
 
 
+SOURCE_DEFAULTS = ("Who said it; defaults to the token's source (owner: user, agent: agent, integration N: "
+                   "integration:N); a more trusted source than the token's is refused")
+
+
 @strawberry.input
 class UpsertEntityInput:
     ref: str = strawberry.field(description="`kind:slug`, e.g. person:sally")
@@ -30,7 +34,7 @@ class UpsertEntityInput:
     aliases: list[str] | None = None
     description: str | None = None
     external_id: str | None = None
-    source: str = "user"
+    source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
 
 
 @strawberry.input
@@ -39,7 +43,7 @@ class AddAliasInput:
     alias: str
     namespace: str = "core"
     valid_from: datetime | None = None
-    source: str = "user"
+    source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
 
 
 @strawberry.input
@@ -49,7 +53,8 @@ class AssertFactInput:
     value: JSON
     valid_from: datetime = strawberry.field(description="Start of world time, inclusive")
     valid_to: datetime | None = strawberry.field(default=None, description="End of world time, exclusive")
-    source: str = strawberry.field(description="user | agent | integration:<domain> | ...")
+    source: str = strawberry.field(description="user | agent | integration:<name>: must not claim more trust "
+                                             "than the token (SOURCE_NOT_ALLOWED); the token's own source fits")
     confidence: float
     evidence: EvidenceInput
     memory_type: str | None = None
@@ -96,7 +101,7 @@ class RetractFactInput:
 class InvalidateFactInput:
     fact_id: strawberry.ID
     reason: str | None = None
-    source: str = "user"
+    source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
     evidence: EvidenceInput | None = None
 
 
@@ -119,7 +124,7 @@ class RecordEventInput:
     payload: JSON | None = None
     summary: str | None = None
     external_ref: str | None = strawberry.field(default=None, description="Idempotency key of the event")
-    source: str = "agent"
+    source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
 
 
 @strawberry.input(one_of=True, description="Exactly one operation")
@@ -138,6 +143,9 @@ class ProposalInput:
     run_id: str = strawberry.field(description="Idempotency key: a retried proposal writes nothing twice")
     chat_id: str | None = None
     operations: list[OperationInput]
+    untrusted: bool = strawberry.field(default=False, description=(
+        "The run read untrusted content: nothing an agent or integration token proposes in it is believed "
+        "before the owner reviews it"))
 
 
 OP_NAMES = ("upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",

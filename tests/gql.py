@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from graph.ledger.tokens import create_token
+from graph.ledger.tokens import Kind, create_token
 from graph.settings import Settings
 from resolvers.app import create_app
 
@@ -33,16 +33,19 @@ def codes(body: dict[str, Any]) -> list[str]:
     return [e.get("extensions", {}).get("code") for e in body.get("errors") or []]
 
 
-def new_token(admin_url: str, owner: str, import_: bool = False, integration: bool = False) -> str:
-    return create_token(admin_url, owner, can_import=import_, can_integrate=integration)
+def new_token(admin_url: str, owner: str, import_: bool = False, integration: bool = False, *,
+              kind: Kind = "owner", name: str | None = None) -> str:
+    return create_token(admin_url, owner, can_import=import_, can_integrate=integration, kind=kind, name=name)
 
 
 @pytest.fixture
 def make_token(test_db_url: str, owner: str) -> MakeToken:
-    """`make_token(owner=None, import_=False, integration=False)`; owner defaults to the test's owner."""
+    """`make_token(owner=None, import_=False, integration=False, kind="owner", name=None)`; owner defaults
+    to the test's owner."""
 
-    def make(owner_: str | None = None, *, import_: bool = False, integration: bool = False) -> str:
-        return new_token(test_db_url, owner_ or owner, import_, integration)
+    def make(owner_: str | None = None, *, import_: bool = False, integration: bool = False,
+             kind: Kind = "owner", name: str | None = None) -> str:
+        return new_token(test_db_url, owner_ or owner, import_, integration, kind=kind, name=name)
 
     return make
 

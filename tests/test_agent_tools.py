@@ -14,6 +14,7 @@ from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, Up
 from graph.agent import recall, recall_graph, search
 from graph.demo import load_demo
 from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.settings import get_settings
 from graph.sql import load
@@ -44,7 +45,7 @@ def test_find_entity_exact_fuzzy_ambiguous_and_none(db: Database, demo: str) -> 
     assert search.find_entity(db, demo, "Luna", kind="person").matches == []
     none = search.find_entity(db, demo, "Bello")
     assert none.matches == [] and none.message == 'No entity matches "Bello".'
-    commit_proposal(db, demo, MemoryMutationProposal(run_id="second-luna", operations=[
+    commit_proposal(db, owner_principal(demo), MemoryMutationProposal(run_id="second-luna", operations=[
         UpsertEntity(ref="person:luna", kind="person", canonical_name="Luna")]))
     both = search.find_entity(db, demo, "Luna")
     assert both.ambiguous and {m.ref for m in both.matches} == {"pet:luna", "person:luna"}
@@ -235,7 +236,7 @@ def test_neighbors_effects_and_explanations(db: Database, demo: str) -> None:
     assert recall_graph.effects_text("nope", recall_graph.effects_of(db, demo, "nope")) == (
         'No event or run "nope" is recorded.')
 
-    commit_proposal(db, demo, MemoryMutationProposal(run_id="guess", operations=[
+    commit_proposal(db, owner_principal(demo), MemoryMutationProposal(run_id="guess", operations=[
         RecordEvent(event_type="state_change", occurred_at=NOW, target="pet:luna", external_ref="guess:1",
                     summary="the agent guessed a weight"),
         AssertFact(subject="pet:luna", predicate="description", value="about 4 kg", valid_from=NOW, source="agent",

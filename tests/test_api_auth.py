@@ -91,7 +91,7 @@ def test_validation_and_parse_errors_are_typed(client: TestClient, make_token: M
 def test_query_depth_is_limited(settings: Settings) -> None:
     # Our registry types are shallow, so check the limiter on a schema built with a tiny limit.
     shallow = build_schema(max_depth=0)
-    ctx = context.Context(cast(Database, None), settings, Principal("someone"))
+    ctx = context.Context(cast(Database, None), settings, Principal("someone", "owner"))
     result = shallow.execute_sync("{ relationTypes { key } }", context_value=ctx)
     assert result.errors and result.data is None
     error = result.errors[0]
@@ -161,7 +161,7 @@ def test_cli_token_create_prints_the_token_last(
     monkeypatch.setattr(cli, "admin_url", lambda _settings: test_db_url)
     assert cli.main(["token", "create", "--owner", owner, "--integration"]) == 0
     token = capsys.readouterr().out.strip().splitlines()[-1]
-    assert authenticate(db, token) == Principal(owner, can_import=False, can_integrate=True)
+    assert authenticate(db, token) == Principal(owner, "owner", can_import=False, can_integrate=True)
     assert cli.main(["token", "create", "--owner", "bad owner"]) == 2
     assert "owner must be" in capsys.readouterr().err
 

@@ -14,6 +14,7 @@ from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, Up
 from graph.age.mirror import micros
 from graph.errors import BadInput
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.causality import effects_of, explain_change
 from graph.reads.intent import judge, reconcile
@@ -24,7 +25,7 @@ EXPECT_PASSING = {"target": ["test:test_recall", "test:test_merge"], "predicate"
 
 
 def commit(db: Database, owner: str, run: str, ops: Sequence[Any]) -> CommitResult:
-    return commit_proposal(db, owner, MemoryMutationProposal(run_id=run, operations=list(ops)))
+    return commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=run, operations=list(ops)))
 
 
 def ok(db: Database, owner: str, run: str, ops: Sequence[Any]) -> None:

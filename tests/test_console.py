@@ -18,6 +18,7 @@ from curator.proposal import AssertRelationship, MemoryMutationProposal, RecordE
 from graph.console.runner import ConsoleError, ConsoleResult, Statement, execute, run_console
 from graph.console.text import mask, prepare, return_columns
 from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
@@ -42,7 +43,8 @@ def seed_graph(db: Database, owner: str, marker: str) -> dict[str, str]:
         RecordEvent(event_type="agent_tool_call", occurred_at=T0, summary=f"tool {marker}",
                     caused_by=f"{marker}-e1", causation_kind="direct", external_ref=f"{marker}-e2"),
     ]
-    result = commit_proposal(db, owner, MemoryMutationProposal(run_id=f"seed-{marker}", operations=ops))
+    proposal = MemoryMutationProposal(run_id=f"seed-{marker}", operations=ops)
+    result = commit_proposal(db, owner_principal(owner), proposal)
     assert result.rejected == [] and result.committed == len(ops)
     return names
 

@@ -177,8 +177,9 @@ def test_small_budget_keeps_policies_and_linked_facts(db: Database, demo: str) -
 def test_ambiguity_is_reported_not_guessed(db: Database, demo: str) -> None:
     from curator.proposal import MemoryMutationProposal, UpsertEntity
     from graph.ledger.committer import commit_proposal
+    from graph.ledger.tokens import owner_principal
 
-    commit_proposal(db, demo, MemoryMutationProposal(run_id="two-lunas", operations=[
+    commit_proposal(db, owner_principal(demo), MemoryMutationProposal(run_id="two-lunas", operations=[
         UpsertEntity(ref="person:luna", kind="person", canonical_name="Luna")]))
     w = build(db, demo, ContextRequest(message="Luna called"))
     assert w.linked == [] and [(a.span, a.candidates) for a in w.ambiguous] == [("Luna", ["person:luna", "pet:luna"])]

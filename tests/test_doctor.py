@@ -21,6 +21,7 @@ from curator.proposal import (
 )
 from graph.age.doctor import check
 from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 
 EV = Evidence(kind="test", text="random workload")
@@ -31,7 +32,7 @@ def _workload(db: Database, owner: str, rng: random.Random) -> None:
     people = [f"person:p{i}" for i in range(6)]
     places = [f"place:c{i}" for i in range(3)]
     ops: list[Any] = [UpsertEntity(ref=r, kind=r.split(":")[0], canonical_name=r) for r in people + places]
-    commit_proposal(db, owner, MemoryMutationProposal(run_id="seed", operations=ops))
+    commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id="seed", operations=ops))
     last_event = None
     for n in range(40):
         start = T0 + timedelta(days=rng.randint(0, 60))
@@ -52,7 +53,7 @@ def _workload(db: Database, owner: str, rng: random.Random) -> None:
             op = RecordEvent(event_type="agent_tool_call", occurred_at=start, summary=f"e{n}",
                              caused_by=last_event, external_ref=f"ev-{n}")
             last_event = f"ev-{n}"
-        result = commit_proposal(db, owner, MemoryMutationProposal(run_id=f"w{n}", operations=[op]))
+        result = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=f"w{n}", operations=[op]))
         assert result.rejected == [], result.rejected
 
 
@@ -64,11 +65,11 @@ def test_doctor_reports_graph_equals_ledger_after_random_workload(
     report = check(test_db_url)
     assert report.ok, report.problems
     # Governance moves edges in the graph too: merge two people (and a place), then split one back.
-    merged = commit_proposal(db, "doctor-a", MemoryMutationProposal(run_id="merge", operations=[
+    merged = commit_proposal(db, owner_principal("doctor-a"), MemoryMutationProposal(run_id="merge", operations=[
         MergeEntities(entity="person:p1", into="person:p0"), MergeEntities(entity="place:c2", into="place:c0")]))
     assert merged.rejected == [], merged.rejected
     assert check(test_db_url).ok, check(test_db_url).problems
-    split = commit_proposal(db, "doctor-a", MemoryMutationProposal(run_id="split", operations=[
+    split = commit_proposal(db, owner_principal("doctor-a"), MemoryMutationProposal(run_id="split", operations=[
         SplitEntity(entity="place:c2")]))
     assert split.rejected == [], split.rejected
     report = check(test_db_url)

@@ -11,8 +11,9 @@ import psycopg
 from curator import proposal as p
 from graph.governance.merge import swap, uncovered
 from graph.ledger.committer import CommitResult, commit_proposal
-from graph.ledger.suppression import lifts
 from graph.ledger.timeline import Interval
+from graph.ledger.tokens import Principal, owner_principal
+from graph.ledger.trust import lifts_suppression
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_at
 
@@ -24,7 +25,7 @@ PROBES = (datetime(2020, 6, 1, tzinfo=UTC), datetime(2021, 6, 1, tzinfo=UTC), da
 def commit(db: Database, owner: str, *ops: Any, run_id: str | None = None,
            chat_id: str | None = None) -> CommitResult:
     proposal = p.MemoryMutationProposal(run_id=run_id or uuid.uuid4().hex, chat_id=chat_id, operations=list(ops))
-    return commit_proposal(db, owner, proposal)
+    return commit_proposal(db, owner_principal(owner), proposal)
 
 
 def ok(result: CommitResult) -> CommitResult:
@@ -86,7 +87,9 @@ def test_uncovered_leaves_only_the_open_periods() -> None:
 def test_swap_and_who_lifts() -> None:
     a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
     assert swap(a, a, b) == b and swap(c, a, b) == c and swap(None, a, b) is None
-    assert lifts("user") and not lifts("agent") and not lifts("integration:github") and not lifts("system")
+    me, agent = Principal("o", "owner"), Principal("o", "agent")
+    assert lifts_suppression(me, "user") and not lifts_suppression(me, "agent")
+    assert not lifts_suppression(me, "integration:github") and not lifts_suppression(agent, "agent")
 
 
 # --- accept / reject ----------------------------------------------------------------------------------
@@ -161,7 +164,7 @@ def test_only_the_owner_governs(db: Database, owner: str) -> None:
     for op in (p.AcceptProposal(fact_id=pending, source="agent"),
                p.RejectProposal(fact_id=pending, source="integration:x"),
                p.MergeEntities(entity="pet:luna", into="pet:lu", source="curator")):
-        assert codes(commit(db, owner, op)) == ["OWNER_ONLY"]
+        assert codes(commit(db, owner, op)) == ["FORBIDDEN"]
     assert codes(commit(db, owner, p.AcceptProposal(fact_id=str(uuid.uuid4())))) == ["UNKNOWN_FACT"]
     assert codes(commit(db, owner, p.AcceptProposal(fact_id="x" * 36))) == ["BAD_ID"]
 
@@ -281,7 +284,7 @@ def test_invalidate_closes_edges_of_beliefs_only_and_audits(
     rows = {f.status: str(f.id) for f in fact_history(db, owner, "person:ann", "lives_in")}
     ok(commit(db, owner, p.InvalidateFact(fact_id=rows["pending"], reason="never lived there")))
     assert _live_edges(admin_conn, owner) == {("person:ann", "lives_in", "place:rome")}
-    ok(commit(db, owner, p.InvalidateFact(fact_id=rows["active"], reason="wrong", source="agent")))
+    ok(commit(db, owner, p.InvalidateFact(fact_id=rows["active"], reason="wrong")))
     assert _live_edges(admin_conn, owner) == set()
     assert values(db, owner, "person:ann", "lives_in") == []
     audit = admin_conn.execute("SELECT payload->>'action', payload->>'reason' FROM world_events WHERE "

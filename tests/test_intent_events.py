@@ -15,6 +15,7 @@ import pytest
 
 from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.intent import observation, reconcile
 
@@ -23,7 +24,7 @@ EXPECT = {"target": ["test:test_recall", "test:test_merge"], "predicate": "statu
 
 
 def ok(db: Database, owner: str, run: str, ops: Sequence[Any]) -> None:
-    result = commit_proposal(db, owner, MemoryMutationProposal(run_id=run, operations=list(ops)))
+    result = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=run, operations=list(ops)))
     assert result.rejected == [], result.rejected
 
 

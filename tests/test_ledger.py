@@ -10,6 +10,7 @@ import pytest
 from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, RetractFact, UpsertEntity
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
 from tests.scenarios import load_scenarios, run_scenario
@@ -31,8 +32,8 @@ def test_public_scenarios_through_python_api(db: Database, owner: str, scenario:
         else:
             operation = RetractFact(subject=ref, predicate=attr, valid_from=valid_from, valid_to=valid_to,
                                     evidence=EVIDENCE)
-        result = commit_proposal(db, owner, MemoryMutationProposal(
-            run_id=f"run-{next(counter)}", operations=[operation]), recorded_at=at, may_import=True)
+        result = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(
+            run_id=f"run-{next(counter)}", operations=[operation]), recorded_at=at)
         assert result.rejected == [] and result.committed == 1
 
     def known_at(r: datetime, v: datetime) -> Any:
@@ -53,8 +54,8 @@ def test_retried_proposal_is_a_noop(db: Database, owner: str) -> None:
         AssertFact(subject="person:ann", predicate="city", value="Berlin",
                    valid_from=datetime(2020, 1, 1, tzinfo=UTC), evidence=EVIDENCE),
     ])
-    first = commit_proposal(db, owner, proposal)
-    second = commit_proposal(db, owner, proposal)
+    first = commit_proposal(db, owner_principal(owner), proposal)
+    second = commit_proposal(db, owner_principal(owner), proposal)
     assert first.committed == 2 and second.replayed and second.committed == 2
     assert len(fact_history(db, owner, "person:ann", "city")) == 1
     now = state_at(db, owner, "Annie", datetime.now(UTC))

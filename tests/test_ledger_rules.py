@@ -20,6 +20,7 @@ from curator.proposal import (
     UpsertEntity,
 )
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
 
@@ -29,8 +30,8 @@ LATER = datetime(2031, 1, 1, tzinfo=UTC)
 
 
 def commit(db: Database, owner: str, run: str, *ops: Any, at: datetime | None = None) -> CommitResult:
-    return commit_proposal(db, owner, MemoryMutationProposal(run_id=run, operations=list(ops)),
-                           recorded_at=at, may_import=at is not None)
+    return commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=run, operations=list(ops)),
+                           recorded_at=at)
 
 
 def values(db: Database, owner: str, ref: str, predicate: str, when: datetime = LATER) -> list[Any]:

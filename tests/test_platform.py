@@ -94,7 +94,9 @@ def test_db_up_twice_is_quick_and_applies_nothing(settings: Settings) -> None:
     if info["mode"] == "embedded":
         assert info["running"] is True
         assert info["root_ready"] is True and info["packages_installed"] is True
-    assert info["migrations"] == file_versions(settings.migrations_dir)
+    # Every migration of this checkout is applied. A shared cluster may hold more (other branches' numbers
+    # applied by their own `db up`), so equality would fail for reasons outside this checkout.
+    assert set(file_versions(settings.migrations_dir)) <= set(info["migrations"])
 
 
 def test_db_url_prints_a_working_app_url() -> None:

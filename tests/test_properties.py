@@ -20,6 +20,7 @@ from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, Retra
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
 from graph.ledger.timeline import known_at
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
 
@@ -78,8 +79,8 @@ def test_random_histories_match_the_oracle(db: Database, registered: None,
             operation = AssertFact(subject=ref, predicate=PREDICATE, value=0, valid_from=day(DAYS + 5),
                                    evidence=EVIDENCE)
             history = [("assert", 0, DAYS + 5, None), *history[1:]]
-        result = commit_proposal(db, owner, MemoryMutationProposal(run_id=f"s{n}", operations=[operation]),
-                                 recorded_at=at, may_import=True)
+        proposal = MemoryMutationProposal(run_id=f"s{n}", operations=[operation])
+        result = commit_proposal(db, owner_principal(owner), proposal, recorded_at=at)
         assert result.rejected == []
 
     rows = fact_history(db, owner, ref, PREDICATE)

@@ -173,7 +173,7 @@ def test_a_dismissed_merge_suggestion_is_not_suggested_again(db: Database, owner
                                (owner,)).fetchall()
     assert audit == [("dismiss_merge", "two cats"), ("dismiss_merge", None)]
     # Only the owner answers; both entities must exist and be two.
-    for op, code in ((p.DismissMergeSuggestion(entity="pet:luna", other="pet:lunar", source="agent"), "OWNER_ONLY"),
+    for op, code in ((p.DismissMergeSuggestion(entity="pet:luna", other="pet:lunar", source="agent"), "FORBIDDEN"),
                      (p.DismissMergeSuggestion(entity="pet:luna", other="pet:nope"), "UNKNOWN_ENTITY"),
                      (p.DismissMergeSuggestion(entity="pet:luna", other="pet:luna"), "SAME_ENTITY")):
         assert [r.code for r in commit(db, owner, op).rejected] == [code]
@@ -251,7 +251,7 @@ def test_query_limits_are_typed(client: TestClient, make_token: MakeToken) -> No
 
 def test_depth_limit_is_typed(settings: Any) -> None:
     shallow = build_schema(max_depth=1)
-    ctx = Context(cast(Database, None), settings, Principal("someone"))
+    ctx = Context(cast(Database, None), settings, Principal("someone", "owner"))
     shallow_enough = shallow.execute_sync("{ relationTypes { key } }", context_value=ctx)
     assert all(e.extensions != {"code": "QUERY_TOO_DEEP"} for e in shallow_enough.errors or [])
     result = shallow.execute_sync("{ pendingReview { items { yes { call } } } }", context_value=ctx)

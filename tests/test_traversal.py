@@ -15,6 +15,7 @@ from graph.age.mirror import micros
 from graph.errors import BadInput
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.traversal import Direction, Neighborhood, NeighborQuery, RelType, label, level_predicates, neighbors
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
@@ -25,8 +26,8 @@ COLUMNS = {"from_id", "fact_id", "predicate", "scope", "valid_from", "valid_to",
 
 
 def commit(db: Database, owner: str, run: str, ops: Sequence[Any], at: datetime | None = None) -> None:
-    result = commit_proposal(db, owner, MemoryMutationProposal(run_id=run, operations=list(ops)),
-                             recorded_at=at, may_import=at is not None)
+    result = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=run, operations=list(ops)),
+                             recorded_at=at)
     assert result.rejected == [], result.rejected
 
 

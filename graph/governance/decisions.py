@@ -3,8 +3,9 @@ a merge suggestion.
 
 They are proposal operations like any other, so they run in the committer's one transaction with its
 one system time, all or nothing, idempotent on the run id. Merges and splits live in graph/governance/merge.py.
-Only the owner (a tier-0 source: user or system) may accept, reject, dismiss, merge or split; any writer may
-invalidate (as before), and every governance action leaves an audit event of type 'governance'.
+Only an owner token, speaking as the user, may accept, reject, invalidate, dismiss, merge or split
+(graph.ledger.trust.require_owner; FORBIDDEN otherwise), and every governance action leaves an audit
+event of type 'governance'.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from uuid import UUID
 
 from curator import proposal as p
 from graph.age import mirror
-from graph.errors import BadInput, Conflict, Forbidden, NotFound
-from graph.ledger import entities, suppression
+from graph.errors import BadInput, Conflict, NotFound
+from graph.ledger import entities, suppression, trust
 from graph.ledger.events import record as record_event
 from graph.ledger.ops import OpContext, OpOutcome, believe
 from graph.ledger.timeline import Interval
-from graph.ledger.trust import source_tier
 from graph.sql import load
 
 # What the owner's confirmation adds to a pending belief: it is then as sure as anything they say.
@@ -31,9 +31,9 @@ COPIED = ("subject_id", "predicate", "functional", "object_kind", "object_value"
           "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority", "evidence", "reason")
 
 
-def require_owner(source: str) -> None:
-    if source_tier(source) != 0:
-        raise Forbidden(f"only the owner governs memory (source {source!r} may not)", code="OWNER_ONLY")
+def require_owner(ctx: OpContext, op: p._Op, action: str) -> None:
+    assert op.source is not None, "the committer binds every op's source"
+    trust.require_owner(ctx.principal, op.source, action)
 
 
 def parse_id(value: str, what: str = "factId") -> UUID:
@@ -92,7 +92,7 @@ def _subject_ref(ctx: OpContext, row: dict[str, Any]) -> str:
 
 def accept_proposal(ctx: OpContext, op: p.AcceptProposal) -> OpOutcome:
     """The pending row is closed; what it says becomes believed now, through the assert logic."""
-    require_owner(op.source)
+    require_owner(ctx, op, "accept a proposal")
     row = pending_fact(ctx, op.fact_id)
     close_rows(ctx, [row["id"]], "superseded")
     accepted = copy_row(row, confidence=ACCEPTED_CONFIDENCE, changed_by=ctx.run_id)
@@ -106,7 +106,7 @@ def accept_proposal(ctx: OpContext, op: p.AcceptProposal) -> OpOutcome:
 
 def reject_proposal(ctx: OpContext, op: p.RejectProposal) -> OpOutcome:
     """The pending row is invalidated (kept), and its belief suppressed for every source but the owner."""
-    require_owner(op.source)
+    require_owner(ctx, op, "reject a proposal")
     row = pending_fact(ctx, op.fact_id)
     close_rows(ctx, [row["id"]], "invalidated")
     suppression.mark(ctx, row, op.reason)
@@ -118,6 +118,7 @@ def reject_proposal(ctx: OpContext, op: p.RejectProposal) -> OpOutcome:
 
 def invalidate_fact(ctx: OpContext, op: p.InvalidateFact) -> OpOutcome:
     """The belief was wrong: its row is closed as invalidated (kept, so what was known stays known)."""
+    require_owner(ctx, op, "invalidate a fact")
     row = locked_fact(ctx, op.fact_id)
     if row["superseded_at"] is not None or row["status"] not in ("active", "pending"):
         raise Conflict(f"fact {op.fact_id} is no longer believed ({row['status']})", code="NOT_BELIEVED")
@@ -141,7 +142,7 @@ def dismiss_merge_suggestion(ctx: OpContext, op: p.DismissMergeSuggestion) -> Op
 
     Dismissing a pair already dismissed records the owner's answer (the audit event) and changes nothing else.
     """
-    require_owner(op.source)
+    require_owner(ctx, op, "dismiss a merge suggestion")
     one, other = _entity(ctx, op.entity), _entity(ctx, op.other)
     if one.id == other.id:
         raise BadInput("an entity is always the same as itself", code="SAME_ENTITY")

@@ -105,7 +105,7 @@ def _set_status(ctx: OpContext, entity: Entity, status: str, into: UUID | None) 
 
 
 def merge_entities(ctx: OpContext, op: p.MergeEntities) -> OpOutcome:
-    require_owner(op.source)
+    require_owner(ctx, op, "merge entities")
     gone = entities.resolve(ctx.conn, op.entity, follow=False)
     if gone is None:
         raise NotFound(f"no entity {op.entity!r}", code="UNKNOWN_ENTITY")
@@ -119,7 +119,7 @@ def merge_entities(ctx: OpContext, op: p.MergeEntities) -> OpOutcome:
     rows = [dict(r) for r in ctx.conn.execute(load("gov_facts_referencing"), {"id": gone.id}).fetchall()]
     close_rows(ctx, [r["id"] for r in rows], "superseded")
     moves = [m for r in rows for m in _move_fact(ctx, r, gone.id, into)]
-    moves += _move_aliases(ctx, gone, into, op.source)
+    moves += _move_aliases(ctx, gone, into, ctx.principal.source)
     _set_status(ctx, gone, "merged", into.id)
     event = audit(ctx, "merge", into.ref, {"merged": gone.ref, "into": into.ref, "facts": len(rows),
                                            "reason": op.reason}, f"merged {gone.ref} into {into.ref}")
@@ -150,7 +150,7 @@ def _find_merge(ctx: OpContext, op: p.SplitEntity) -> dict[str, Any]:
 
 def split_entity(ctx: OpContext, op: p.SplitEntity) -> OpOutcome:
     """The exact inverse of a merge: close what it inserted, restore what it closed."""
-    require_owner(op.source)
+    require_owner(ctx, op, "split an entity")
     merge = _find_merge(ctx, op)
     gone, into = entities.by_id(ctx.conn, merge["merged_id"]), entities.by_id(ctx.conn, merge["into_id"])
     assert gone is not None and into is not None

@@ -22,6 +22,8 @@ from graph.errors import BadInput, Conflict, Forbidden, WorldmemError
 from graph.governance import decisions as governance
 from graph.governance import merge
 from graph.ledger.ops import APPLY, OpContext
+from graph.ledger.tokens import Principal
+from graph.ledger.trust import effective_source
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -59,14 +61,17 @@ class _RollBack(Exception):
 
 
 def payload_hash(proposal: MemoryMutationProposal) -> str:
-    body = proposal.model_dump_json(exclude={"created_at"})
+    # `untrusted` is left out while false, so proposals hashed before it existed still replay.
+    body = proposal.model_dump_json(exclude={"created_at"} | (set() if proposal.untrusted else {"untrusted"}))
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def commit_proposal(db: Database, owner: str, proposal: MemoryMutationProposal, *,
-                    recorded_at: datetime | None = None, may_import: bool = False) -> CommitResult:
-    if recorded_at is not None and not may_import:
-        raise Forbidden("an explicit recordedAt needs a token allowed to import (--import)")
+def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutationProposal, *,
+                    recorded_at: datetime | None = None) -> CommitResult:
+    """Apply `proposal` for `principal`: its owner's ledger, its token's trust (graph.ledger.trust)."""
+    if recorded_at is not None and not principal.can_import:
+        raise Forbidden("an explicit recordedAt needs an owner token allowed to import (--import)")
+    owner = principal.owner
     digest = payload_hash(proposal)
     with db.owner_tx(owner) as conn:
         at = _system_time(conn, recorded_at)
@@ -79,7 +84,9 @@ def commit_proposal(db: Database, owner: str, proposal: MemoryMutationProposal, 
         tally = _Tally()
         try:
             with conn.transaction():
-                _apply_all(OpContext(conn, owner, proposal.run_id, proposal.chat_id, at), proposal, tally)
+                ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at,
+                                untrusted=proposal.untrusted)
+                _apply_all(ctx, proposal, tally)
                 if tally.rejected:
                     raise _RollBack
         except _RollBack:
@@ -96,8 +103,9 @@ def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) 
     for index, op in enumerate(proposal.operations):
         ctx.op_index = index
         try:
+            bound = op.model_copy(update={"source": effective_source(ctx.principal, op.source)})
             with ctx.conn.transaction():
-                outcome = HANDLERS[op.op](ctx, op)
+                outcome = HANDLERS[op.op](ctx, bound)
         except WorldmemError as exc:
             tally.rejected.append(Rejected(op_index=index, code=exc.code, message=exc.message))
             continue

@@ -18,7 +18,11 @@ if TYPE_CHECKING:
 
 
 def record(ctx: OpContext, op: p.RecordEvent) -> Any:
-    """Insert one event; an event with an external_ref already recorded is a no-op (returns None)."""
+    """Insert one event; an event with an external_ref already recorded is a no-op (returns None).
+
+    An event made by the ledger itself (a governance audit) has no source yet: it is the principal's."""
+    if op.source is None:
+        op = op.model_copy(update={"source": ctx.principal.source})
     if ctx.conn.execute(load("event_type_exists"), {"key": op.event_type}).fetchone() is None:
         raise BadInput(f"unknown event type {op.event_type!r}", code="UNKNOWN_EVENT_TYPE")
     actor = entities.require(ctx.conn, op.actor) if op.actor else None

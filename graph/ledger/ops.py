@@ -16,37 +16,48 @@ from typing import Any, Literal
 import psycopg
 
 from curator import proposal as p
-from graph.errors import BadInput, Conflict, Forbidden, NotFound
-from graph.ledger import entities, facts, suppression
+from graph.errors import BadInput, Conflict, NotFound
+from graph.ledger import entities, facts, suppression, trust
 from graph.ledger.entities import Entity
 from graph.ledger.events import record as record_event
 from graph.ledger.registries import get_entity_kind, get_relation_type
 from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
-from graph.ledger.trust import source_tier
+from graph.ledger.tokens import Principal
+from graph.ledger.trust import principal_tier, source_tier
 from graph.reads import intent
 from graph.settings import get_settings
 from graph.sql import load
 
 OpOutcome = Literal["committed", "pending"]
-INTEGRATION_TIER = 2
 
 
 @dataclass
 class OpContext:
+    """One proposal's transaction. Every op reaching a handler has its `source` bound to the principal's
+    (graph.ledger.trust.effective_source), so handlers read `op.source` as who said it."""
+
     conn: psycopg.Connection[Any]
-    owner: str
+    principal: Principal
     run_id: str
     chat_id: str | None
     at: datetime
     op_index: int = 0
+    untrusted: bool = False
+
+    @property
+    def owner(self) -> str:
+        return self.principal.owner
+
+
+def _source(op: p._Op) -> str:
+    assert op.source is not None, "the committer binds every op's source before its handler runs"
+    return op.source
 
 
 def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     kind = get_entity_kind(ctx.conn, op.kind)
     if kind is None:
         raise BadInput(f"unknown entity kind {op.kind!r}", code="UNKNOWN_KIND")
-    if kind.privileged and source_tier(op.source) >= INTEGRATION_TIER:
-        raise Forbidden(f"kind {op.kind!r} is privileged: integrations cannot write it", code="PRIVILEGED")
     entities.check_ref(op.ref, op.kind)
     values = {"ref": op.ref, "kind": op.kind, "name": op.canonical_name, "description": op.description,
               "external_id": op.external_id, "at": ctx.at, "run_id": ctx.run_id}
@@ -59,13 +70,13 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     else:
         entity = entities.create(ctx.conn, ctx.owner, values)
     for alias in op.aliases:
-        _add_alias(ctx, entity, alias, "core", ctx.at, op.source)
+        _add_alias(ctx, entity, alias, "core", ctx.at, _source(op))
     return "committed"
 
 
 def add_alias(ctx: OpContext, op: p.AddAlias) -> OpOutcome:
     entity = entities.require(ctx.conn, op.ref)
-    _add_alias(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, op.source)
+    _add_alias(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, _source(op))
     return "committed"
 
 
@@ -105,9 +116,6 @@ def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> Any:
         raise BadInput(f"unknown predicate {op.predicate!r}", code="UNKNOWN_PREDICATE")
     if rt.subject_kinds and subject.kind not in rt.subject_kinds:
         raise BadInput(f"{op.predicate!r} does not apply to kind {subject.kind!r}", code="KIND_MISMATCH")
-    if rt.privileged and source_tier(op.source) >= INTEGRATION_TIER:
-        raise Forbidden(f"predicate {op.predicate!r} is privileged: integrations cannot write it",
-                        code="PRIVILEGED")
     return rt
 
 
@@ -116,7 +124,8 @@ def _scope(ctx: OpContext, ref: str | None) -> Entity | None:
 
 
 def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity | None) -> OpOutcome:
-    subject = _subject(ctx, op.subject, op.source)
+    source = _source(op)
+    subject = _subject(ctx, op.subject, source)
     rt = _predicate(ctx, op, subject)
     new = _interval(op)
     scope = _scope(ctx, op.scope)
@@ -130,18 +139,33 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
         "subject_id": subject.id, "predicate": op.predicate, "functional": rt.cardinality == "functional",
         "object_kind": "entity" if obj else "literal", "object_value": value,
         "object_entity_id": obj.id if obj else None, "observed_at": op.observed_at,
-        "source": op.source, "source_trust_tier": source_tier(op.source), "changed_by": ctx.run_id,
+        "source": source, "source_trust_tier": max(source_tier(source), principal_tier(ctx.principal)),
+        "changed_by": ctx.run_id,
         "caused_by_event_id": caused_by, "confidence": op.confidence, "memory_type": op.memory_type,
         "scope_entity_id": scope.id if scope else None, "scope_kind": scope.kind if scope else None,
         "priority": op.priority, "evidence": op.evidence.model_dump() if op.evidence else {},
         "reason": op.reason,
     }
-    suppression.screen(ctx, op.source, row)
-    if op.confidence < get_settings().pending_below_confidence:
+    suppression.screen(ctx, source, row)
+    if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
         _insert(ctx, row, new, status="pending", supersedes=None)
         return "pending"
     believe(ctx, row, new)
     return "committed"
+
+
+def _route(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, source: str, subject: Entity,
+           obj: Entity | None, rt: Any) -> bool:
+    """True when the assertion waits for the owner's review (graph.ledger.trust.route)."""
+    privileged = rt.privileged or any(e is not None and _privileged_kind(ctx, e.kind) for e in (subject, obj))
+    return trust.route(ctx.principal, source, privileged=privileged,
+                       evidence_kind=op.evidence.kind if op.evidence else None,
+                       memory_type=op.memory_type, untrusted_run=ctx.untrusted) == "pending"
+
+
+def _privileged_kind(ctx: OpContext, key: str) -> bool:
+    kind = get_entity_kind(ctx.conn, key)
+    return kind is not None and kind.privileged
 
 
 def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None) -> None:

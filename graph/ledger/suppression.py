@@ -1,8 +1,9 @@
 """Suppression markers: a belief the owner rejected is not proposed again.
 
 A marker is bound to (subject, predicate, object-or-value, scope). The committer asks `screen` before
-every assertion: from the user, the assertion lifts the marker (the owner changed their mind); from
-any other source it is rejected with the code SUPPRESSED.
+every assertion: from an owner token speaking as the user, the assertion lifts the marker (the owner
+changed their mind); from any other token or source (an agent relaying "the user said" included) it is
+rejected with the code SUPPRESSED.
 """
 
 from __future__ import annotations
@@ -11,13 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from graph.errors import Conflict
 from graph.ledger import facts
+from graph.ledger.trust import lifts_suppression
 from graph.sql import load
 
 if TYPE_CHECKING:
     from graph.ledger.ops import OpContext
-
-LIFTING_SOURCE = "user"
-
 
 def key(row: dict[str, Any]) -> dict[str, Any]:
     """The marker key of a fact row (as stored, or as about to be inserted)."""
@@ -25,15 +24,10 @@ def key(row: dict[str, Any]) -> dict[str, Any]:
             "scope_id": row.get("scope_entity_id")}
 
 
-def lifts(source: str) -> bool:
-    """Only an explicit assertion by the owner lifts a marker; everyone else is held back by it."""
-    return source == LIFTING_SOURCE
-
-
 def screen(ctx: OpContext, source: str, row: dict[str, Any]) -> None:
-    """Before asserting `row`: lift a matching marker (user) or reject the assertion (anyone else)."""
+    """Before asserting `row`: lift a matching marker (the owner) or reject the assertion (anyone else)."""
     params = key(row)
-    if lifts(source):
+    if lifts_suppression(ctx.principal, source):
         lift(ctx, params)
         return
     live = ctx.conn.execute(load("gov_suppression_live"), params).fetchone()

@@ -56,6 +56,7 @@ def stamp(conn: psycopg.Connection[Any], op: RecordEvent, cause: Mapping[str, An
     SYNC_WINDOW, else `inferred` (a hypothesis: it keeps its own correlation and never counts as an
     effect). A consequential agent action must state its intent.
     """
+    assert op.source is not None, "graph.ledger.events.record binds the source"
     kind_row = conn.execute(load("causality_event_type"), {"key": op.event_type}).fetchone()
     intent.check_action(bool(kind_row and kind_row["consequential"]), op.source, op.intent, op.expected_effect)
     if cause is not None:

@@ -1,3 +1,3 @@
-SELECT owner_sub, can_import, can_integrate
+SELECT owner_sub, kind, name, can_import, can_integrate, revoked_at
 FROM api_tokens
-WHERE token_hash = %(token_hash)s AND revoked_at IS NULL
+WHERE token_hash = %(token_hash)s
