@@ -113,14 +113,16 @@ async def entity_kinds(info: Info[Any, Any]) -> list[EntityKind]:
 
 
 async def register_relation_types(info: Info[Any, Any], types: list[RelationTypeInput]) -> list[RelationType]:
-    require(info, integrate=True)
-    stored = await blocking(reg.register_relation_types, database(info), [t.as_dict() for t in types])
+    who = require(info, integrate=True)
+    stored = await blocking(reg.register_relation_types, database(info), [t.as_dict() for t in types],
+                            principal=who)
     return [RelationType.from_model(m) for m in stored]
 
 
 async def register_entity_kinds(info: Info[Any, Any], kinds: list[EntityKindInput]) -> list[EntityKind]:
-    require(info, integrate=True)
-    stored = await blocking(reg.register_entity_kinds, database(info), [k.as_dict() for k in kinds])
+    who = require(info, integrate=True)
+    stored = await blocking(reg.register_entity_kinds, database(info), [k.as_dict() for k in kinds],
+                            principal=who)
     return [EntityKind.from_model(m) for m in stored]
 
 
@@ -137,7 +139,11 @@ class RegistryQuery:
 class RegistryMutation:
     register_relation_types: list[RelationType] = strawberry.mutation(
         resolver=register_relation_types,
-        description="Register relation types (all or nothing). Needs an --integration token.")
+        description="Register relation types (all or nothing). Needs an integration token (keys under its "
+                    "namespace `name:`) or an owner token made with --integration; a key registered by "
+                    "someone else can be used, not changed.")
     register_entity_kinds: list[EntityKind] = strawberry.mutation(
         resolver=register_entity_kinds,
-        description="Register entity kinds (all or nothing). Needs an --integration token.")
+        description="Register entity kinds (all or nothing). Needs an integration token (keys under its "
+                    "namespace `name:`) or an owner token made with --integration; a key registered by "
+                    "someone else can be used, not changed.")

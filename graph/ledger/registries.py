@@ -19,6 +19,8 @@ from psycopg.rows import dict_row
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from graph.errors import BadInput, Conflict, Unavailable
+from graph.ledger import registrants
+from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -135,39 +137,52 @@ def register_entity_kinds(
     db: Database,
     kinds: Sequence[EntityKindDefinition | Mapping[str, Any]],
     source: RegistrySource = "integration",
+    principal: Principal | None = None,
 ) -> list[EntityKind]:
-    """Upsert entity kinds, all or nothing; returns the stored kinds in input order."""
+    """Upsert entity kinds, all or nothing; returns the stored kinds in input order.
+
+    `principal` is the token registering them (graph.ledger.registrants); None is the admin's tooling."""
     definitions = _parse(EntityKindDefinition, kinds, "kinds")
     with _transaction(db) as conn:
-        return [_register_kind(conn, d, source) for d in definitions]
+        return [_register_kind(conn, d, source, principal) for d in definitions]
 
 
 def register_relation_types(
     db: Database,
     types: Sequence[RelationTypeDefinition | Mapping[str, Any]],
     source: RegistrySource = "integration",
+    principal: Principal | None = None,
 ) -> list[RelationType]:
-    """Upsert relation types, all or nothing; returns the stored types in input order."""
+    """Upsert relation types, all or nothing; returns the stored types in input order.
+
+    `principal` is the token registering them (graph.ledger.registrants); None is the admin's tooling."""
     definitions = _parse(RelationTypeDefinition, types, "types")
     with _transaction(db) as conn:
         _require_kinds(conn, definitions)
-        return [_register_type(conn, d, source) for d in definitions]
+        return [_register_type(conn, d, source, principal) for d in definitions]
 
 
-def _register_kind(conn: psycopg.Connection[Any], new: EntityKindDefinition, source: str) -> EntityKind:
-    params = {**new.model_dump(), "source": source}
-    old = EntityKind.model_validate(_insert_or_lock(conn, "registries_entity_kind", params))
+def _register_kind(conn: psycopg.Connection[Any], new: EntityKindDefinition, source: str,
+                   principal: Principal | None) -> EntityKind:
+    registrants.check_key(conn, principal, new.key)
+    params = {**new.model_dump(), "source": source, **registrants.registrant(principal)}
+    row = _insert_or_lock(conn, "registries_entity_kind", params)
+    old = EntityKind.model_validate(row)
     changed = _text_changes(old.name, old.description, new.name, new.description)
     if not changed:
         return old
     if old.source == "core":
         raise _conflict("entity kind", old.key, changed, core=True)
+    registrants.check_change(principal, row, "entity kind")
     return EntityKind.model_validate(_one(conn, "registries_entity_kind_rename", params))
 
 
-def _register_type(conn: psycopg.Connection[Any], new: RelationTypeDefinition, source: str) -> RelationType:
-    params = {**new.model_dump(), "source": source}
-    old = RelationType.model_validate(_insert_or_lock(conn, "registries_relation_type", params))
+def _register_type(conn: psycopg.Connection[Any], new: RelationTypeDefinition, source: str,
+                   principal: Principal | None) -> RelationType:
+    registrants.check_key(conn, principal, new.key)
+    params = {**new.model_dump(), "source": source, **registrants.registrant(principal)}
+    row = _insert_or_lock(conn, "registries_relation_type", params)
+    old = RelationType.model_validate(row)
     changed = [f for f in _SEMANTIC_FIELDS if _differs(getattr(old, f), getattr(new, f))]
     if changed:
         raise _conflict("relation type", old.key, changed, core=old.source == "core")
@@ -176,6 +191,7 @@ def _register_type(conn: psycopg.Connection[Any], new: RelationTypeDefinition, s
         return old
     if old.source == "core":
         raise _conflict("relation type", old.key, changed, core=True)
+    registrants.check_change(principal, row, "relation type")
     return RelationType.model_validate(_one(conn, "registries_relation_type_rename", params))
 
 

@@ -1,0 +1,3 @@
+SELECT namespace, owner_sub, integration
+FROM registry_namespaces
+WHERE namespace = %(namespace)s
