@@ -16,7 +16,7 @@ from typing import Any, Literal
 import psycopg
 
 from curator import proposal as p
-from graph.errors import BadInput, Conflict, NotFound
+from graph.errors import BadInput, Conflict, Forbidden, NotFound
 from graph.ledger import entities, facts, suppression, trust
 from graph.ledger.entities import Entity
 from graph.ledger.events import record as record_event
@@ -219,8 +219,15 @@ def assert_relationship(ctx: OpContext, op: p.AssertRelationship) -> OpOutcome:
 
 
 def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
+    """End a belief over a period. A retraction cannot wait for review, so one that an assertion of the
+    same token would send to review (graph.ledger.trust.route) is refused instead."""
     subject = entities.require(ctx.conn, op.subject)
-    _predicate(ctx, op, subject)
+    rt = _predicate(ctx, op, subject)
+    privileged = rt.privileged or _privileged_kind(ctx, subject.kind)
+    if trust.route(ctx.principal, _source(op), privileged=privileged, untrusted_run=ctx.untrusted,
+                   evidence_kind=op.evidence.kind if op.evidence else None, memory_type=None) == "pending":
+        raise Forbidden(f"this {ctx.principal.kind} token may end {op.predicate!r} only as the user's own words "
+                        "(evidence kind user_assertion) or a direct observation; otherwise ask the owner")
     cut = _interval(op)
     scope = _scope(ctx, op.scope)
     current = facts.believed(ctx.conn, subject.id, op.predicate, scope.id if scope else None)
