@@ -98,9 +98,10 @@ def require(info: Info[Any, Any], *, integrate: bool = False, import_: bool = Fa
     """The principal, if its token allows what the resolver is about to do; Forbidden otherwise."""
     who = principal(info)
     if integrate and not who.can_integrate:
-        raise Forbidden("this token may not register kinds or relation types (create one with --integration)")
+        raise Forbidden("this token may not register kinds or relation types (use an integration token, or an "
+                        "owner token made with --integration)")
     if import_ and not who.can_import:
-        raise Forbidden("this token may not set recordedAt (create one with --import)")
+        raise Forbidden("this token may not set recordedAt (use an owner token made with --import)")
     return who
 
 

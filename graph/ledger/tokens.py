@@ -54,8 +54,9 @@ class Principal:
     @property
     def source(self) -> str:
         """The source every operation of this token is recorded with."""
-        return f"integration:{self.name}" if self.kind == "integration" else \
-            ("user" if self.kind == "owner" else "agent")
+        if self.kind == "integration":
+            return f"integration:{self.name}"
+        return "user" if self.kind == "owner" else "agent"
 
     @property
     def is_owner(self) -> bool:
