@@ -132,3 +132,10 @@ def test_cli_errors_exit_2_without_a_traceback(test_db_url: str, owner: str,
     assert "needs --name" in capsys.readouterr().err
     assert cli_main.main(["token", "revoke", "wm_" + "Z" * 43]) == 2
     assert "no live token" in capsys.readouterr().err
+
+
+def test_a_token_row_without_a_kind_is_an_owner_token(admin_conn: psycopg.Connection) -> None:
+    # what tooling from before token kinds inserts (migration 0014)
+    kind = admin_conn.execute("INSERT INTO api_tokens (token_hash, owner_sub) VALUES (repeat('c', 64), 'old') "
+                              "RETURNING kind").fetchone()
+    assert kind == ("owner",)
