@@ -35,6 +35,9 @@ class UpsertEntityInput:
     description: str | None = None
     external_id: str | None = None
     source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
+    evidence: EvidenceInput | None = strawberry.field(default=None, description=(
+        "Why: an agent token renames an existing entity only with the user's words (user_assertion) or a "
+        "direct observation"))
 
 
 @strawberry.input

@@ -74,6 +74,11 @@ OPS: dict[str, tuple[str, Any]] = {
     "upsertEntity": ("commit", {"upsertEntity": {"ref": "pet:mo", "kind": "pet", "canonicalName": "Mo"}}),
     "upsertEntity privileged kind (policy)": (
         "commit", {"upsertEntity": {"ref": "policy:new", "kind": "policy", "canonicalName": "New rule"}}),
+    "upsertEntity renaming an existing entity": (
+        "commit", {"upsertEntity": {"ref": "pet:luna", "kind": "pet", "canonicalName": "Lunatic"}}),
+    "upsertEntity renaming, evidence user_assertion": (
+        "commit", {"upsertEntity": {"ref": "pet:luna", "kind": "pet", "canonicalName": "Lunatic",
+                                    "evidence": {"kind": "user_assertion", "text": "call her Lunatic"}}}),
     "addAlias": ("commit", {"addAlias": {"ref": "pet:luna", "alias": "Lunchen"}}),
     "assertFact as itself, evidence message": ("commit", _fact("07:00", source="own")),
     "assertFact evidence user_assertion": ("commit", _fact("07:00", source="own", evidence="user_assertion")),
@@ -120,6 +125,8 @@ C, P, F = "committed", "pending", "FORBIDDEN"
 EXPECTED: dict[str, tuple[str, str, str]] = {  # (owner, agent, integration)
     "upsertEntity": (C, C, C),
     "upsertEntity privileged kind (policy)": (C, C, C),
+    "upsertEntity renaming an existing entity": (C, F, C),
+    "upsertEntity renaming, evidence user_assertion": (C, C, C),
     "addAlias": (C, C, C),
     "assertFact as itself, evidence message": (C, P, C),
     "assertFact evidence user_assertion": (C, C, C),

@@ -65,6 +65,8 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     if entity is not None and entity.ref == op.ref:
         if entity.kind != op.kind:
             raise BadInput(f"{op.ref} exists with kind {entity.kind!r}", code="KIND_MISMATCH")
+        if entity.canonical_name != op.canonical_name:
+            _may_change(ctx, op, kind.privileged, f"rename {op.ref}")
         if entity.canonical_name != op.canonical_name or op.description or op.external_id:
             entity = entities.rename(ctx.conn, ctx.owner, entity, values)
     else:
@@ -218,16 +220,20 @@ def assert_relationship(ctx: OpContext, op: p.AssertRelationship) -> OpOutcome:
     return _assert(ctx, op, entities.require(ctx.conn, op.object))
 
 
-def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
-    """End a belief over a period. A retraction cannot wait for review, so one that an assertion of the
-    same token would send to review (graph.ledger.trust.route) is refused instead."""
-    subject = entities.require(ctx.conn, op.subject)
-    rt = _predicate(ctx, op, subject)
-    privileged = rt.privileged or _privileged_kind(ctx, subject.kind)
+def _may_change(ctx: OpContext, op: p._Op, privileged: bool, what: str) -> None:
+    """A change that cannot wait for review (a retraction, a rename) is refused where an assertion of the
+    same token would be sent to review (graph.ledger.trust.route)."""
     if trust.route(ctx.principal, _source(op), privileged=privileged, untrusted_run=ctx.untrusted,
                    evidence_kind=op.evidence.kind if op.evidence else None, memory_type=None) == "pending":
-        raise Forbidden(f"this {ctx.principal.kind} token may end {op.predicate!r} only as the user's own words "
-                        "(evidence kind user_assertion) or a direct observation; otherwise ask the owner")
+        raise Forbidden(f"this {ctx.principal.kind} token may {what} only as the user's own words (evidence "
+                        "kind user_assertion) or a direct observation; otherwise ask the owner")
+
+
+def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
+    """End a belief over a period (refused where the same token's assertion would wait for review)."""
+    subject = entities.require(ctx.conn, op.subject)
+    rt = _predicate(ctx, op, subject)
+    _may_change(ctx, op, rt.privileged or _privileged_kind(ctx, subject.kind), f"end {op.predicate!r}")
     cut = _interval(op)
     scope = _scope(ctx, op.scope)
     current = facts.believed(ctx.conn, subject.id, op.predicate, scope.id if scope else None)
