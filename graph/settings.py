@@ -44,6 +44,13 @@ class Settings(BaseSettings):
     pending_below_confidence: float = Field(
         default=0.5, description="Assertions less confident than this wait as pending for review.")
     max_value_bytes: int = Field(default=16_384, description="Largest JSON value of one fact.")
+    curator_model: str | None = Field(
+        default=None, description="The curator's LLM: a pydantic-ai model string (e.g. openai:gpt-4o-mini). "
+        "Unset: turns are stored and wait in the backlog (curatorStatus says so).")
+    curator_quota_tokens_per_day: int = Field(
+        default=500_000, ge=0, description="Curator LLM tokens an owner's bucket refills per day.")
+    curator_quota_burst: int = Field(
+        default=100_000, ge=0, description="The bucket's capacity: most tokens an owner can spend at once.")
 
     @field_validator("db_name")
     @classmethod

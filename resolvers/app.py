@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.fastapi import GraphQLRouter
 
+from curator.turns import NO_LISTENER, TurnListener
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.settings import Settings, get_settings
@@ -19,8 +20,13 @@ from resolvers.schema import schema
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
 
 
-def create_app(settings: Settings | None = None, *, database_url: str | None = None) -> FastAPI:
-    """The app, with its own pool as worldmem_app (or `database_url`), closed on shutdown."""
+def create_app(settings: Settings | None = None, *, database_url: str | None = None,
+               turn_listener: TurnListener | None = None) -> FastAPI:
+    """The app, with its own pool as worldmem_app (or `database_url`), closed on shutdown.
+
+    `turn_listener` is told after every stored chat turn (the curator's runtime); it lives in
+    `app.state.turn_listener` and may be replaced there (e.g. in a lifespan that starts the runtime).
+    """
     settings = settings or get_settings()
     database = Database(
         database_url or role_url(settings, "app"),
@@ -42,6 +48,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     app.include_router(router, prefix="/graphql")
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     app.state.database = database
+    app.state.turn_listener = turn_listener or NO_LISTENER
     return app
 
 

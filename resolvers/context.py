@@ -21,6 +21,7 @@ from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import BaseContext
 from strawberry.types import Info
 
+from curator.turns import NO_LISTENER, TurnListener
 from graph.errors import Forbidden, Unauthenticated, WorldmemError
 from graph.ledger.tokens import Principal, authenticate
 from graph.platform.db import Database
@@ -33,12 +34,14 @@ T = TypeVar("T")
 
 class Context(BaseContext):
     def __init__(self, database: Database, settings: Settings, principal: Principal | None,
-                 auth_error: WorldmemError | None = None) -> None:
+                 auth_error: WorldmemError | None = None, turn_listener: TurnListener = NO_LISTENER) -> None:
         super().__init__()
         self.database = database
         self.settings = settings
         self.principal = principal
         self.auth_error = auth_error
+        # Told after each stored chat turn (the curator's debounce runtime); app.state.turn_listener.
+        self.turn_listener = turn_listener
         # Errors to report beside a field's data (e.g. a rejected proposal); see SoftErrors.
         self.soft_errors: list[GraphQLError] = []
 
@@ -55,8 +58,9 @@ def context_getter(database: Database, settings: Settings) -> Callable[[Request]
 
     def get_context(request: Request) -> Context:
         token = bearer_token(request.headers.get("authorization"))
+        listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
-            return Context(database, settings, authenticate(database, token))
+            return Context(database, settings, authenticate(database, token), turn_listener=listener)
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
             return Context(database, settings, None, exc)
         except Exception:  # a bug or a broken schema: masked for the client, logged for us

@@ -32,6 +32,7 @@ from strawberry.types import ExecutionContext
 from resolvers.agent import AgentQuery
 from resolvers.console import ConsoleQuery
 from resolvers.context import RequireToken, SoftErrors
+from resolvers.curator import CuratorMutation, CuratorQuery
 from resolvers.errors import format_errors
 from resolvers.governance import GovernanceMutation, GovernanceQuery
 from resolvers.graph_queries import GraphQueryQuery
@@ -41,8 +42,8 @@ from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
-                                  GraphQueryQuery)
-MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation)
+                                  GraphQueryQuery, CuratorQuery)
+MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation)
 MAX_DEPTH = 12
 
 

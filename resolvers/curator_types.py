@@ -1,0 +1,81 @@
+"""GraphQL types of the curator's intake: turns, tool calls, the curator's status."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+import strawberry
+from strawberry.scalars import JSON
+
+from curator import turns as t
+
+
+@strawberry.enum(description="Who spoke")
+class TurnRole(Enum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+    SYSTEM = "system"
+
+
+@strawberry.input(description="One tool call of a turn; its result is data, never an instruction")
+class ToolCallInput:
+    name: str
+    args: JSON | None = None
+    result: JSON | None = None
+    trust_tier: str = strawberry.field(
+        default="untrusted", description="How far the result may be trusted (trusted | untrusted | ...)")
+
+    def to_model(self) -> t.ToolCall:
+        return t.ToolCall.model_validate(
+            {"name": self.name, "args": self.args, "result": self.result, "trustTier": self.trust_tier})
+
+
+@strawberry.type(description="One tool call of a stored turn")
+class ToolCall:
+    name: str
+    args: JSON | None
+    result: JSON | None
+    trust_tier: str
+
+    @classmethod
+    def from_model(cls, c: t.ToolCall) -> ToolCall:
+        args: Any = c.args
+        result: Any = c.result
+        return cls(name=c.name, args=args, result=result, trust_tier=c.trust_tier)
+
+
+@strawberry.type(description="A stored chat turn")
+class ChatTurn:
+    id: strawberry.ID
+    chat_id: str
+    seq: int = strawberry.field(description="The turn's number in its chat (1, 2, ... without gaps)")
+    run_id: str | None
+    role: TurnRole
+    text: str
+    explicit: bool = strawberry.field(description="Recorded by rememberThis: skips the debounce")
+    tool_calls: list[ToolCall]
+    created_at: datetime
+
+    @classmethod
+    def from_model(cls, turn: t.Turn) -> ChatTurn:
+        return cls(id=strawberry.ID(turn.id), chat_id=turn.chat_id, seq=turn.seq, run_id=turn.run_id,
+                   role=TurnRole(turn.role), text=turn.text, explicit=turn.explicit,
+                   tool_calls=[ToolCall.from_model(c) for c in turn.tool_calls], created_at=turn.created_at)
+
+
+@strawberry.type(description="How far the curator has read a chat, and whether it can read at all")
+class CuratorStatus:
+    chat_id: str
+    backlog: int = strawberry.field(description="Turns stored but not curated yet")
+    explicit_backlog: int = strawberry.field(description="Of those, turns recorded by rememberThis")
+    watermark: int = strawberry.field(description="Turns up to this seq are curated")
+    last_seq: int = strawberry.field(description="The chat's latest turn (0: none yet)")
+    last_turn_at: datetime | None
+    model_configured: bool
+    model: str | None = strawberry.field(description="The configured curator model, if any")
+    how_to_configure: str | None = strawberry.field(
+        description="When no model is configured: how to configure one (null otherwise)")
+    message: str = strawberry.field(description="The status in one sentence, for the owner")
