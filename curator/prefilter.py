@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from curator import prefilter_rules as r
 
 SHORT_WORDS = 3
+ACK_LED_WORDS = 6
 WORD = re.compile(r"[\w'’-]+", re.UNICODE)
 STATEMENT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("change", r.CHANGE), ("correction", r.CORRECTION), ("preference", r.PREFERENCE), ("routine", r.ROUTINE),
@@ -81,22 +82,26 @@ def text_reasons(text: str, known_names: Iterable[str] = ()) -> list[str]:
     if is_ack(plain):
         return []
     memory = r.MEMORY.search(plain)
-    if memory and not r.MEMORY_NEGATED.search(plain):
-        return [f"memory:{memory.group(0).strip()}"]
+    if memory:
+        return [] if r.MEMORY_NEGATED.search(plain) else [f"memory:{memory.group(0).strip()}"]
     kind = sentence_kind(plain)
-    if kind == "question":
+    if kind not in ("statement", "request"):
         return []
+    chatter = bool(r.SMALL_TALK.search(plain) or r.TRANSIENT.search(plain) or _ack_led(plain))
     found: list[str] = []
     for name, pattern in STATEMENT_RULES:
         if kind == "request" and name not in REQUEST_RULES:
             continue
-        if name == "entity" and (r.TRANSIENT.search(plain) or words(plain) <= SHORT_WORDS):
+        if (name == "entity" and (chatter or words(plain) <= SHORT_WORDS)) or (
+                name == "change" and r.LAUGHTER.search(plain)):
             continue
         match = pattern.search(plain)
         if match:
             found.append(f"{name}:{match.group(0).strip()}")
     if kind == "statement":
         found.extend(f"entity:known:{n}" for n in known_names if n and _mentions(plain, n.lower()))
+        if not found and not chatter and words(plain) > SHORT_WORDS:
+            found.append("statement")  # an assertion matching no rule: the curator decides (recall first)
     return found
 
 
@@ -112,9 +117,9 @@ def skip_reasons(text: str) -> list[str]:
     kind = sentence_kind(plain)
     if kind != "statement":
         return [f"skip:{kind}"]
-    if r.TRANSIENT.search(plain):
-        return ["skip:transient"]
-    return ["skip:short" if words(plain) <= SHORT_WORDS else "skip:no_signal"]
+    if r.SMALL_TALK.search(plain) or r.TRANSIENT.search(plain) or _ack_led(plain):
+        return ["skip:small_talk"]
+    return ["skip:short"]
 
 
 def unquoted(text: str) -> str:
@@ -124,15 +129,22 @@ def unquoted(text: str) -> str:
 
 def is_ack(plain: str) -> bool:
     """Only acknowledgement/small-talk words, emoji and punctuation."""
-    tokens = [t for t in r.ACK_SYMBOLS.split(plain) if t]
-    return all(t in r.ACKS for t in tokens)
+    return all(t in r.ACKS for t in WORD.findall(plain))
+
+
+def _ack_led(plain: str) -> bool:
+    """A short remark that opens with an acknowledgement: "Cool, das wusste ich nicht." """
+    tokens = WORD.findall(plain)
+    return bool(tokens) and tokens[0] in r.ACK_OPENERS and len(tokens) <= ACK_LED_WORDS
 
 
 def sentence_kind(plain: str) -> str:
-    """question | request | statement, judged on the last sentence that carries words."""
+    """question | reported (speech) | request | statement."""
     stripped = plain.rstrip()
-    if stripped.endswith("?"):
+    if stripped.endswith("?") or r.UNCERTAIN.search(stripped):
         return "question"
+    if r.REPORTED.search(stripped):
+        return "reported"
     first = re.sub(r"^[^\w]+", "", stripped)
     if r.QUESTION_START.match(first) and not re.search(r"[.!:]", first):
         return "question"  # "wie spät ist es" without a question mark; a full stop makes it a statement

@@ -34,11 +34,12 @@ MEMORY_NEGATED = _any(
 CHANGE = _any(
     r"\bab\s+(?:jetzt|sofort|heute|morgen)\b", r"\bvon\s+nun\s+an\b", r"\bfrom\s+now\s+on\b",
     r"\bimmer\b(?!\s+noch)(?!\s+diese)", r"\bnie(?:mals)?\b(?!\s+im\s+leben)", r"\beigentlich\b",
-    r"\bstattdessen\b", r"\balways\b", r"\bnever\b(?!\s+in\s+a\s+million)", r"\bactually\b", r"\binstead\b",
+    r"\bstattdessen\b", r"\balways\b(?!\s+these)", r"\bnever\b(?!\s+in\s+a\s+million)", r"\bactually\b", r"\binstead\b",
     r"\b(?:don't|do\s+not)\s+ever\b",
 )
 CORRECTION = _any(
-    r"\bnicht\b[^.!?]{0,40}\bsondern\b", r"\bnot\b[^.!?]{0,40}\bbut\b", r"\bnicht\s+mehr\b", r"\bkein\w*\s+\w+\s+mehr\b",
+    r"\bnicht\b[^.!?]{0,40}\bsondern\b", r"\bnot\b[^.!?]{0,40}\bbut\b", r"\bnicht\s+mehr\b",
+    r"\bkein\w*\s+\w+\s+mehr\b",
     r"\bnot\b[^.!?]{0,40}\b(?:anymore|any\s+more)\b", r"\bno\s+longer\b", r"n't\b[^.!?]{0,40}\banymore\b",
     r"\bstimmt\s+nicht\b", r"\b(?:war|ist)\s+falsch\b", r"\bthat's\s+(?:wrong|not\s+true)\b",
     r"\bverschoben\b", r"\b(?:moved|rescheduled|postponed)\b.{0,40}\bto\b", r"\bnot\b[^.!?]{0,30},",
@@ -91,8 +92,31 @@ no sure fine exactly true really why again please good night see you tomorrow la
 will do understood alright all right keep going oh i see too bad whatever maybe not sure sounds weiß nicht
 vielleicht das klingt schönes wochenende frohe weihnachten alles gute have a merry christmas go on be back
 right schön wie geht's how are doing wunderbar prima klasse cheers wow yay yep nope jep nö
+eigentlich actually doch halt schon mal matter doesn't mega awesome thing klar huh hä
 """.split())
-ACK_SYMBOLS = re.compile(r"[\s\W_]+", re.UNICODE)
+# Words that open a short remark about the conversation: "Cool, das wusste ich nicht."
+ACK_OPENERS = frozenset("""
+danke dankeschön ok okay oki cool super ja jaja nein gut sehr perfekt top prima klasse alles mega genau stimmt
+thanks thank thx ty yes yeah yep no nope good very great nice perfect awesome alright exactly true sure fine
+""".split())
+# Small talk: weather, mood, laughter, remarks about the conversation itself. It silences the weakest
+# signals (a copula, an idiomatic "immer"/"always") and the default for plain statements.
+SMALL_TALK = _any(
+    r"\bwetter\b", r"\bweather\b", r"\bregnet\b", r"\brain(?:s|ing)?\b", r"\bsonnig\b", r"\bsunny\b",
+    r"\bmüde\b", r"\btired\b", r"\bbored\b", r"\blangweilig\b", r"\bunmotiviert\b", r"\bunmotivated\b",
+    r"\bpuh\b", r"\bugh\b", r"\bha(?:ha)+\b", r"\blol\b", r"\blmao\b", r"😂|🤣|😅",
+    r"\bhilfreich\b", r"\bhelpful\b", r"\bverstehe\b", r"\bunderstand\b", r"\bmeinst\b",
+    r"\bsieht\s+gut\s+aus\b", r"\blooks\s+good\b", r"\bklingt\b", r"\bsounds\b", r"\bwitz\b", r"\bjoke\b",
+    r"\bdas\s+reicht\b", r"\bthat's\s+enough\b", r"\bwas\s+für\s+ein\b", r"\bwhat\s+a\b",
+    r"\bdank\w*", r"\bthank\w*", r"\bnie\s+im\s+leben\b", r"\bnever\s+in\s+a\s+million\b",
+)
+# Laughter turns "immer"/"always" into an idiom ("das ist ja immer das Gleiche, haha").
+LAUGHTER = _any(r"\bha(?:ha)+\b", r"\blol\b", r"\blmao\b", r"😂|🤣|😅")
+# Indirect questions and doubt: not an assertion ("ich weiß nicht, ob ...", "I wonder if ...").
+UNCERTAIN = _any(r"\bweiß\s+nicht,?\s+ob\b", r"\bnot\s+sure\s+(?:if|whether)\b", r"\bfrage\s+mich\b",
+                 r"\bi\s+wonder\b")
+# Reported speech: somebody says something in quotes; the quote was blanked out, its frame stays.
+REPORTED = _any(r"\b(?:sagt|sagte|ruft|rief|schreibt|says|said|shouts|shouting|writes|wrote)\b[^…]{0,40}…")
 QUOTED = re.compile(r"\"[^\"]*\"|„[^“”]*[“”]|“[^”]*”|«[^»]*»|»[^«]*«")
 QUESTION_START = re.compile(
     r"^(?:wie|was|wann|wo|wer|wen|wem|wessen|warum|wieso|weshalb|welche\w*|kannst|könntest|hast|ist|sind|gibt"
@@ -101,7 +125,8 @@ QUESTION_START = re.compile(
 REQUEST_START = re.compile(
     r"^(?:bitte\s+)?(?:schreib|fass|rechne|erklär|übersetz|such|find|lies|zeig|sag|mach|gib|stell|formulier"
     r"|write|summari[sz]e|explain|translate|find|search|read|show|give|tell|imagine|suppose|angenommen"
-    r"|calculate|list|make|put)\w*\b")
+    r"|calculate|list|make|put|rewrite|rephrase|shorten|continue|repeat|recommend|empfiehl|wiederhol"
+    r"|erzähl|kürz)\w*\b")
 TRANSIENT = _any(r"\bgerade\b", r"\bkurz\b", r"\bgleich\b", r"\bright\s+now\b", r"\bpopping\b",
                  r"\bbe\s+right\s+back\b", r"\bheute\s+ist\b", r"\bis\s+lovely\b")
 # Tool names: a consequential verb anywhere in the name (set_state, email.send) makes the call an action.
