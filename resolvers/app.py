@@ -7,9 +7,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.fastapi import GraphQLRouter
 
+from curator import metrics
 from curator.turns import NO_LISTENER, TurnListener
 from graph.platform.connect import role_url
 from graph.platform.db import Database
@@ -46,10 +48,17 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
         schema, context_getter=context_getter(database, settings)
     )
     app.include_router(router, prefix="/graphql")
+    app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
     return app
+
+
+def _metrics() -> Response:
+    """Prometheus metrics (aggregates only: no owner, chat or content), unauthenticated like any scrape."""
+    body, content_type = metrics.exposition()
+    return Response(content=body, media_type=content_type)
 
 
 class BodyLimit:

@@ -8,17 +8,29 @@ catch-up reconciler finds it through the watermark.
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 import strawberry
 from pydantic import ValidationError
 from strawberry.types import Info
 
+from curator import prefilter, quota, usage
 from curator import status as st
 from curator import turns as t
+from curator.mentions import known_names
 from graph.errors import BadInput
 from resolvers.context import blocking, database, principal
-from resolvers.curator_types import ChatTurn, CuratorStatus, ToolCallInput, TurnRole
+from resolvers.curator_types import (
+    ChatTurn,
+    CuratorQuota,
+    CuratorStatus,
+    CuratorUsage,
+    PrefilterDecision,
+    ToolCallInput,
+    TurnRole,
+    UsageRecord,
+)
 
 log = logging.getLogger("worldmem.curator")
 
@@ -62,6 +74,30 @@ class CuratorQuery:
                              watermark=s.watermark, last_seq=s.last_seq, last_turn_at=s.last_turn_at,
                              model_configured=s.model_configured, model=s.model,
                              how_to_configure=st.how_to_configure(s, lang), message=st.message(s, lang))
+
+    @strawberry.field(description="The prefilter's decision for one user turn, with its reasons (names of the "
+                                  "owner's entities count as mentions; `chatId` adds that chat's aliases)")
+    async def prefilter_decision(self, info: Info[Any, Any], text: str,
+                                 chat_id: str | None = None) -> PrefilterDecision:
+        if len(text) > t.MAX_TEXT:
+            raise BadInput(f"text must be at most {t.MAX_TEXT} characters", code="INVALID_TURN")
+        names = await blocking(known_names, database(info), principal(info).owner, text, chat_id)
+        decision = prefilter.decide(text, known_names=names)
+        return PrefilterDecision(trigger=decision.trigger, reasons=list(decision.reasons))
+
+    @strawberry.field(description="The curator's LLM calls since `since` (tokens, models, run ids) and the "
+                                  "owner's quota now")
+    async def curator_usage(self, info: Info[Any, Any], since: datetime, limit: int = 100) -> CuratorUsage:
+        owner, db = principal(info).owner, database(info)
+        report = await blocking(usage.usage_since, db, owner, since, limit)
+        bucket = await blocking(quota.bucket, db, owner, settings=info.context.settings)
+        return CuratorUsage(
+            since=report.since, calls=report.calls, input_tokens=report.input_tokens,
+            output_tokens=report.output_tokens,
+            records=[UsageRecord(id=strawberry.ID(r.id), run_id=r.run_id, model=r.model, input_tokens=r.input_tokens,
+                                 output_tokens=r.output_tokens, trigger_source=r.trigger_source,
+                                 recorded_at=r.recorded_at) for r in report.records],
+            quota=CuratorQuota(level=bucket.level, capacity=bucket.capacity, per_day=bucket.per_day))
 
 
 @strawberry.type

@@ -79,3 +79,38 @@ class CuratorStatus:
     how_to_configure: str | None = strawberry.field(
         description="When no model is configured: how to configure one (null otherwise)")
     message: str = strawberry.field(description="The status in one sentence, for the owner")
+
+
+@strawberry.type(description="The prefilter's decision for one turn: whether it may hold anything durable, and why")
+class PrefilterDecision:
+    trigger: bool = strawberry.field(description="true: the curator looks at it; false: skipped, no LLM call")
+    reasons: list[str] = strawberry.field(description="`category:what matched`, e.g. memory:merk dir, "
+                                                      "skip:ack")
+
+
+@strawberry.type(description="One curator LLM call")
+class UsageRecord:
+    id: strawberry.ID
+    run_id: str
+    model: str
+    input_tokens: int
+    output_tokens: int
+    trigger_source: str
+    recorded_at: datetime
+
+
+@strawberry.type(description="The owner's token bucket for curator LLM calls")
+class CuratorQuota:
+    level: float = strawberry.field(description="Tokens available now")
+    capacity: float = strawberry.field(description="Most tokens the bucket holds (WORLDMEM_CURATOR_QUOTA_BURST)")
+    per_day: float = strawberry.field(description="Refill per day (WORLDMEM_CURATOR_QUOTA_TOKENS_PER_DAY)")
+
+
+@strawberry.type(description="What the curator's LLM calls cost since a time")
+class CuratorUsage:
+    since: datetime
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    records: list[UsageRecord] = strawberry.field(description="Newest first, at most `limit`")
+    quota: CuratorQuota

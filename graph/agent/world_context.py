@@ -19,6 +19,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from curator import metrics
+from curator.tracing import span
 from graph.agent import linking, scopes
 from graph.agent.budget import Entry, Section, assemble, trim
 from graph.agent.linking import AmbiguousSpan
@@ -68,9 +70,17 @@ class WorldContext(BaseModel):
 
 
 def world_context(db: Database, owner: str, request: ContextRequest) -> WorldContext:
-    """The block, or an empty one with a warning: memory never breaks the agent's run."""
+    """The block, or an empty one with a warning: memory never breaks the agent's run.
+
+    Traced as the span context.build (sizes only, no content) and timed in the latency histogram.
+    """
     try:
-        return build(db, owner, request)
+        with span("context.build", budget_tokens=request.budget_tokens) as current, \
+                metrics.context_build_seconds.time():
+            result = build(db, owner, request)
+            current.set_attribute("linked", len(result.linked))
+            current.set_attribute("dropped", result.dropped)
+            return result
     except Exception as exc:
         reason = exc.message if isinstance(exc, WorldmemError) else "internal error"
         log.exception("world context failed for chat %s", request.chat_id)

@@ -1,0 +1,63 @@
+"""A token bucket per owner, checked before every curator LLM call: over budget means defer, never block.
+
+The bucket holds at most `curator_quota_burst` tokens and refills at `curator_quota_tokens_per_day`
+(settings). Its level is stored with the time it was computed; the refill is computed from the elapsed
+database time (`refill`, pure), so nothing has to tick. A spend larger than the capacity never fits.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel
+
+from graph.errors import BadInput
+from graph.platform.db import Database
+from graph.settings import Settings, get_settings
+from graph.sql import load
+
+DAY_SECONDS = 86_400.0
+
+
+class Bucket(BaseModel):
+    level: float
+    capacity: float
+    per_day: float
+    at: datetime | None = None
+
+
+def refill(level: float, since: datetime, now: datetime, capacity: float, per_day: float) -> float:
+    """The level after refilling from `since` to `now` (a clock going back refills nothing)."""
+    elapsed = max(0.0, (now - since).total_seconds())
+    return min(capacity, level + elapsed * per_day / DAY_SECONDS)
+
+
+def try_spend(db: Database, owner: str, tokens: int, *, settings: Settings | None = None) -> bool:
+    """Take `tokens` from the owner's bucket if they are there (True), else change nothing but the refill.
+
+    One short transaction with the bucket row locked, so concurrent calls of one owner never overspend.
+    """
+    if tokens < 0:
+        raise BadInput("tokens must not be negative")
+    s = settings or get_settings()
+    capacity, per_day = float(s.curator_quota_burst), float(s.curator_quota_tokens_per_day)
+    with db.owner_tx(owner) as conn:
+        conn.execute(load("curator_quota_create"), {"capacity": capacity})
+        row = conn.execute(load("curator_quota_take")).fetchone()
+        assert row is not None  # created just above, or there before
+        level = refill(row["level"], row["updated_at"], row["now"], capacity, per_day)
+        allowed = tokens <= level
+        conn.execute(load("curator_quota_set"), {"level": level - tokens if allowed else level, "at": row["now"]})
+    return allowed
+
+
+def bucket(db: Database, owner: str, *, settings: Settings | None = None) -> Bucket:
+    """The owner's bucket as of now (read only)."""
+    s = settings or get_settings()
+    capacity, per_day = float(s.curator_quota_burst), float(s.curator_quota_tokens_per_day)
+    with db.owner_tx(owner, read_only=True) as conn:
+        row = conn.execute(load("curator_quota_peek")).fetchone()
+    if row is None:
+        return Bucket(level=capacity, capacity=capacity, per_day=per_day)
+    return Bucket(level=refill(row["level"], row["updated_at"], row["now"], capacity, per_day),
+                  capacity=capacity, per_day=per_day, at=row["now"])
