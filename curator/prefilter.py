@@ -28,6 +28,7 @@ from curator import prefilter_rules as r
 SHORT_WORDS = 3
 ACK_LED_WORDS = 6
 WORD = re.compile(r"[\w'’-]+", re.UNICODE)
+SENTENCES = re.compile(r"[^.!?]+[.!?]*")
 STATEMENT_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("change", r.CHANGE), ("correction", r.CORRECTION), ("preference", r.PREFERENCE), ("routine", r.ROUTINE),
     ("task", r.TASK), ("entity", r.ENTITY),
@@ -92,8 +93,9 @@ def text_reasons(text: str, known_names: Iterable[str] = ()) -> list[str]:
     for name, pattern in STATEMENT_RULES:
         if kind == "request" and name not in REQUEST_RULES:
             continue
-        if (name == "entity" and (chatter or words(plain) <= SHORT_WORDS)) or (
-                name == "change" and r.LAUGHTER.search(plain)):
+        short = words(plain) <= SHORT_WORDS
+        if (name == "entity" and (chatter or (short and not r.SELF.match(plain)))) or (
+                name == "change" and (r.LAUGHTER.search(plain) or (short and chatter))):
             continue
         match = pattern.search(plain)
         if match:
@@ -139,8 +141,9 @@ def _ack_led(plain: str) -> bool:
 
 
 def sentence_kind(plain: str) -> str:
-    """question | reported (speech) | request | statement."""
-    stripped = plain.rstrip()
+    """question | reported (speech) | request | statement, judged on the turn's longest sentence
+    ("Hab ich schon erwähnt, dass heute Freitag ist? Endlich!" is a question)."""
+    stripped = max(SENTENCES.findall(plain) or [plain], key=words).strip()
     if stripped.endswith("?") or r.UNCERTAIN.search(stripped):
         return "question"
     if r.REPORTED.search(stripped):

@@ -98,6 +98,7 @@ eigentlich actually doch halt schon mal matter doesn't mega awesome thing klar h
 ACK_OPENERS = frozenset("""
 danke dankeschön ok okay oki cool super ja jaja nein gut sehr perfekt top prima klasse alles mega genau stimmt
 thanks thank thx ty yes yeah yep no nope good very great nice perfect awesome alright exactly true sure fine
+oh ach hm hmm na nee
 """.split())
 # Small talk: weather, mood, laughter, remarks about the conversation itself. It silences the weakest
 # signals (a copula, an idiomatic "immer"/"always") and the default for plain statements.
@@ -109,7 +110,14 @@ SMALL_TALK = _any(
     r"\bsieht\s+gut\s+aus\b", r"\blooks\s+good\b", r"\bklingt\b", r"\bsounds\b", r"\bwitz\b", r"\bjoke\b",
     r"\bdas\s+reicht\b", r"\bthat's\s+enough\b", r"\bwas\s+für\s+ein\b", r"\bwhat\s+a\b",
     r"\bdank\w*", r"\bthank\w*", r"\bnie\s+im\s+leben\b", r"\bnever\s+in\s+a\s+million\b",
+    # about the conversation itself, and interjections
+    r"\blass\s+(?:uns|mich)\b", r"\blet(?:'s|\s+me|\s+us)\b", r"\bverstanden\b", r"\bmisunderst\w*",
+    r"\b(?:gute|good)\s+(?:frage|question)\b", r"\bnever\s+mind\b", r"\begal\b", r"^(?:oh\s+)?(?:mein\s+)?gott\b",
+    r"^(?:oh\s+)?god\b", r"\bkompliziert\b", r"\bcomplicated\b",
+    r"\bspäter\b", r"\blater\b",
 )
+# A short self-description still counts: "Ich bin Linkshänder." / "I'm left-handed."
+SELF = re.compile(r"^(?:ich\s+bin|i'm|i\s+am)\b")
 # Laughter turns "immer"/"always" into an idiom ("das ist ja immer das Gleiche, haha").
 LAUGHTER = _any(r"\bha(?:ha)+\b", r"\blol\b", r"\blmao\b", r"😂|🤣|😅")
 # Indirect questions and doubt: not an assertion ("ich weiß nicht, ob ...", "I wonder if ...").
