@@ -51,6 +51,22 @@ def try_spend(db: Database, owner: str, tokens: int, *, settings: Settings | Non
     return allowed
 
 
+def settle(db: Database, owner: str, reserved: int, used: int, *, settings: Settings | None = None) -> None:
+    """After a call that `try_spend` reserved `reserved` tokens for: give back what was not used, or take
+    what was used beyond it (the level never goes below 0; the next spend waits for the refill)."""
+    if reserved < 0 or used < 0:
+        raise BadInput("tokens must not be negative")
+    s = settings or get_settings()
+    capacity, per_day = float(s.curator_quota_burst), float(s.curator_quota_tokens_per_day)
+    with db.owner_tx(owner) as conn:
+        conn.execute(load("curator_quota_create"), {"capacity": capacity})
+        row = conn.execute(load("curator_quota_take")).fetchone()
+        assert row is not None
+        level = refill(row["level"], row["updated_at"], row["now"], capacity, per_day)
+        conn.execute(load("curator_quota_set"), {"level": min(capacity, max(0.0, level + reserved - used)),
+                                                 "at": row["now"]})
+
+
 def bucket(db: Database, owner: str, *, settings: Settings | None = None) -> Bucket:
     """The owner's bucket as of now (read only)."""
     s = settings or get_settings()

@@ -11,6 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from psycopg import sql
 
 from curator import turns as t
 from graph.errors import BadInput
@@ -101,6 +102,12 @@ def test_turns_are_owner_private(db: Database, owner: str, admin_conn: psycopg.C
         "WHERE relname IN ('chat_turns', 'curator_state', 'curator_quota', 'curator_usage') ORDER BY 1").fetchall()
     assert forced == [("chat_turns", True), ("curator_quota", True), ("curator_state", True),
                       ("curator_usage", True)]
+
+
+def test_console_cannot_read_conversations(console_db_url: str) -> None:
+    for table in ("chat_turns", "curator_state", "curator_quota", "curator_usage"):
+        with psycopg.connect(console_db_url) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(sql.SQL("SELECT 1 FROM {}").format(sql.Identifier(table)))
 
 
 def test_app_cannot_rewrite_a_turn(db: Database, owner: str) -> None:

@@ -44,6 +44,21 @@ def test_spend_until_empty(db: Database, owner: str, settings: Settings) -> None
         quota.try_spend(db, owner, -1, settings=s)
 
 
+def test_settle_gives_back_or_takes_more(db: Database, owner: str, settings: Settings) -> None:
+    s = limits(settings, burst=1000, per_day=0)
+    assert quota.try_spend(db, owner, 800, settings=s)
+    quota.settle(db, owner, 800, 500, settings=s)  # 300 unused come back
+    assert quota.bucket(db, owner, settings=s).level == 500
+    quota.settle(db, owner, 100, 400, settings=s)  # 300 more than reserved
+    assert quota.bucket(db, owner, settings=s).level == 200
+    quota.settle(db, owner, 0, 5000, settings=s)  # never below 0
+    assert quota.bucket(db, owner, settings=s).level == 0
+    quota.settle(db, owner, 5000, 0, settings=s)  # never above the capacity
+    assert quota.bucket(db, owner, settings=s).level == 1000
+    with pytest.raises(BadInput):
+        quota.settle(db, owner, -1, 0, settings=s)
+
+
 def test_the_bucket_refills_with_database_time(db: Database, owner: str, settings: Settings,
                                                 admin_conn: psycopg.Connection) -> None:
     s = limits(settings, burst=1000, per_day=400)
