@@ -29,6 +29,7 @@ MEMORY = _any(
 MEMORY_NEGATED = _any(
     r"\bnicht\s+(?:\w+\s+){0,2}merken\b", r"\bmusst\s+(?:du\s+)?(?:dir\s+)?(?:das\s+)?nicht\b",
     r"\b(?:don't|do\s+not|dont|no)\s+(?:\w+\s+){0,2}(?:need\s+to\s+)?remember\b",
+    r"\bvergiss\s+es\b", r"\bforget\s+it\b",  # a dismissal ("Vergiss es, ist nicht wichtig.")
 )
 # Change markers: a statement that something holds from now on, always, never, or differently.
 CHANGE = _any(
@@ -114,6 +115,9 @@ SMALL_TALK = _any(
     r"\blass\s+(?:uns|mich)\b", r"\blet(?:'s|\s+me|\s+us)\b", r"\bverstanden\b", r"\bmisunderst\w*",
     r"\b(?:gute|good)\s+(?:frage|question)\b", r"\bnever\s+mind\b", r"\begal\b", r"^(?:oh\s+)?(?:mein\s+)?gott\b",
     r"^(?:oh\s+)?god\b", r"\bkompliziert\b", r"\bcomplicated\b",
+    # reactions: what the speaker thinks of what was just said
+    r"\b(?:ich\s+)?finde?\s+(?:das|es)\b", r"\bi\s+find\s+(?:that|it|this)\b", r"\bweiß\s+(?:es|ich)\b",
+    r"\b(?:don't|do\s+not)\s+know\b", r"\bnow\s+i\s+know\b", r"\bgut\s+sein\b", r"\blet\s+it\s+be\b",
     r"\bspäter\b", r"\blater\b",
 )
 # A short self-description still counts: "Ich bin Linkshänder." / "I'm left-handed."
@@ -131,7 +135,7 @@ QUESTION_START = re.compile(
     r"|soll|sollte|darf|what|when|where|who|whom|why|how|which|can|could|would|will|is|are|do|does|did|should"
     r"|any)\b")
 REQUEST_START = re.compile(
-    r"^(?:bitte\s+)?(?:schreib|fass|rechne|erklär|übersetz|such|find|lies|zeig|sag|mach|gib|stell|formulier"
+    r"^(?:bitte\s+|please\s+)?(?:schreib|fass|rechne|erklär|übersetz|such|find|lies|zeig|sag|mach|gib|stell|formulier"
     r"|write|summari[sz]e|explain|translate|find|search|read|show|give|tell|imagine|suppose|angenommen"
     r"|calculate|list|make|put|rewrite|rephrase|shorten|continue|repeat|recommend|empfiehl|wiederhol"
     r"|erzähl|kürz)\w*\b")
