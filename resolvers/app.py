@@ -17,6 +17,7 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
+from resolvers.request_guard import RequestGuard
 from resolvers.schema import schema
 
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
@@ -49,7 +50,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     )
     app.include_router(router, prefix="/graphql")
     app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)
+    app.add_middleware(RequestGuard, body_timeout_s=settings.body_timeout_s)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)  # outermost: before any read
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
     return app

@@ -1,0 +1,148 @@
+"""HTTP hardening in front of GraphQL: bounded body reads, typed 4xx for bodies that are not a request.
+
+- The body is read within `body_timeout_s` (all of it, not per chunk): a body shorter than its
+  Content-Length, or one dribbled in byte by byte, is answered 408 REQUEST_TIMEOUT and the connection is
+  closed (its framing is lost), instead of holding the connection and a task forever.
+- A POSTed JSON body (and a GET's `variables`/`extensions`) is checked by resolvers.request_body before
+  Strawberry sees it; a refusal is a 400 with a GraphQL-shaped error and `extensions.code`.
+- Whatever still comes back as a plain-text error (Strawberry's own 4xx texts, or an unhandled exception)
+  is rewritten into the same JSON shape, so every error has a code and the keep-alive connection survives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from urllib.parse import parse_qsl
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from resolvers.request_body import Refusal, check_body, check_query_params
+
+log = logging.getLogger("worldmem.http")
+
+REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
+STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
+                415: "UNSUPPORTED_MEDIA_TYPE"}
+
+
+def error_body(message: str, code: str) -> bytes:
+    return json.dumps({"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}).encode()
+
+
+async def respond(send: Send, status: int, message: str, code: str, *, close: bool = False) -> None:
+    body = error_body(message, code)
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class _Disconnected(Exception):
+    pass
+
+
+async def read_body(receive: Receive, timeout_s: float) -> bytes:
+    """The whole request body, or TimeoutError when it has not all arrived within `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    chunks: list[bytes] = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError
+        message = await asyncio.wait_for(receive(), remaining)
+        if message["type"] == "http.disconnect":
+            raise _Disconnected
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _refusal(scope: Scope, body: bytes) -> Refusal | None:
+    headers = dict(scope.get("headers") or [])
+    if scope["method"] == "POST" and b"application/json" in headers.get(b"content-type", b"").lower():
+        return check_body(body)
+    if scope["method"] == "GET":
+        params = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+        if params.get("query") is not None:
+            return check_query_params(params)
+    return None
+
+
+class RequestGuard:
+    def __init__(self, app: ASGIApp, body_timeout_s: float) -> None:
+        self.app = app
+        self.body_timeout_s = body_timeout_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        try:
+            body = await read_body(receive, self.body_timeout_s)
+        except TimeoutError:
+            await respond(send, 408, f"the request body did not arrive within {self.body_timeout_s:g} s",
+                          REQUEST_TIMEOUT, close=True)
+            return
+        except _Disconnected:
+            return
+        refusal = _refusal(scope, body)
+        if refusal is not None:
+            await respond(send, 400, refusal.message, refusal.code)
+            return
+        await self._forward(scope, body, receive, send)
+
+    async def _forward(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> None:
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if delivered:  # the body was read already; what follows can only be the client leaving
+                return await receive()
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        typed = _TypedErrors(send)
+        try:
+            await self.app(scope, replay, typed)
+        except Exception:
+            log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
+            if typed.started:
+                raise
+            await respond(send, 500, "Unexpected error.", "INTERNAL")
+
+
+class _TypedErrors:
+    """Passes responses through, except a non-JSON error response, which is rewritten as a typed one."""
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.started = False
+        self.held: Message | None = None
+        self.body = b""
+
+    async def __call__(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+            headers = dict(message.get("headers") or [])
+            if message["status"] >= 400 and not headers.get(b"content-type", b"").startswith(b"application/json"):
+                self.held = message
+                return
+        elif message["type"] == "http.response.body" and self.held is not None:
+            self.body += message.get("body", b"")
+            if not message.get("more_body", False):
+                await self._rewrite()
+            return
+        await self.send(message)
+
+    async def _rewrite(self) -> None:
+        assert self.held is not None
+        status = self.held["status"]
+        text = self.body.decode("utf-8", "replace").strip()[:300]
+        if status >= 500:
+            await respond(self.send, status, "Unexpected error.", "INTERNAL")
+        else:
+            await respond(self.send, status, text or "bad request", STATUS_CODES.get(status, "BAD_REQUEST"))
