@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
 from graphql import GraphQLError
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import BaseContext
@@ -26,6 +25,7 @@ from graph.errors import Forbidden, Unauthenticated, WorldmemError
 from graph.ledger.tokens import Principal, authenticate
 from graph.platform.db import Database
 from graph.settings import Settings
+from resolvers.fairness import OwnerGates, offload
 
 log = logging.getLogger("worldmem.graphql")
 P = ParamSpec("P")
@@ -34,7 +34,8 @@ T = TypeVar("T")
 
 class Context(BaseContext):
     def __init__(self, database: Database, settings: Settings, principal: Principal | None,
-                 auth_error: WorldmemError | None = None, turn_listener: TurnListener = NO_LISTENER) -> None:
+                 auth_error: WorldmemError | None = None, turn_listener: TurnListener = NO_LISTENER,
+                 gates: OwnerGates | None = None) -> None:
         super().__init__()
         self.database = database
         self.settings = settings
@@ -42,6 +43,7 @@ class Context(BaseContext):
         self.auth_error = auth_error
         # Told after each stored chat turn (the curator's debounce runtime); app.state.turn_listener.
         self.turn_listener = turn_listener
+        self.gates = gates  # each owner's share of the database (resolvers.fairness)
         # Errors to report beside a field's data (e.g. a rejected proposal); see SoftErrors.
         self.soft_errors: list[GraphQLError] = []
 
@@ -55,12 +57,13 @@ def bearer_token(header: str | None) -> str | None:
 
 def context_getter(database: Database, settings: Settings) -> Callable[[Request], Context]:
     """The FastAPI dependency that builds each request's Context."""
+    gates = OwnerGates(settings.owner_db_share)
 
     def get_context(request: Request) -> Context:
         token = bearer_token(request.headers.get("authorization"))
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
-            return Context(database, settings, authenticate(database, token), turn_listener=listener)
+            return Context(database, settings, authenticate(database, token), turn_listener=listener, gates=gates)
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
             return Context(database, settings, None, exc)
         except Exception:  # a bug or a broken schema: masked for the client, logged for us
@@ -117,5 +120,5 @@ def database(info: Info[Any, Any]) -> Database:
 
 
 async def blocking(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run blocking (database) code in a worker thread."""
-    return await run_in_threadpool(fn, *args, **kwargs)
+    """Run blocking (database) code in a worker thread, within the owner's share and the request's budget."""
+    return await offload(fn, *args, **kwargs)

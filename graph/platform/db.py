@@ -14,9 +14,10 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.errors import BadInput, Unavailable
+from graph.platform import safe_times
 from graph.sql import load
 
 OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
@@ -32,6 +33,7 @@ class Database:
     """A pool of connections as one database role (normally worldmem_app)."""
 
     def __init__(self, url: str, *, max_size: int = 8, statement_timeout_ms: int = 5000) -> None:
+        safe_times.install()  # one stored time out of range must not fail a whole answer
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -75,13 +77,25 @@ class Database:
                         conn.autocommit = False
         except pg_errors.QueryCanceled as exc:
             raise Unavailable("the database took too long to answer") from exc
-        except psycopg.DataError as exc:  # e.g. a NUL character in text, a value out of range
-            raise BadInput(f"invalid value: {str(exc).strip().splitlines()[0]}") from exc
+        except (psycopg.DataError, UnicodeEncodeError, PoolTimeout) as exc:
+            raise _translated(exc) from exc
         except psycopg.OperationalError as exc:
             raise Unavailable("the database is not reachable") from exc
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """A pooled connection without an owner (registries and tokens only; RLS tables stay empty)."""
-        with self._pool.connection() as conn:
-            yield conn  # type: ignore[misc]
+        try:
+            with self._pool.connection() as conn:
+                yield conn  # type: ignore[misc]
+        except (psycopg.DataError, UnicodeEncodeError, PoolTimeout) as exc:
+            raise _translated(exc) from exc
+
+
+def _translated(exc: Exception) -> BadInput | Unavailable:
+    """Our error for bad text (NUL, a lone surrogate, a value out of range) or a pool that is busy."""
+    if isinstance(exc, PoolTimeout):  # every connection in use: busy, not down; retry shortly
+        return Unavailable("the database is busy; retry shortly", code="BUSY")
+    if isinstance(exc, UnicodeEncodeError):
+        return BadInput("invalid value: text with a lone surrogate (not valid Unicode)")
+    return BadInput(f"invalid value: {str(exc).strip().splitlines()[0]}")

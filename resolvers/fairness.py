@@ -1,0 +1,105 @@
+"""Fair use of the database and of worker threads: a bounded share per owner, a time budget per request.
+
+Every blocking call of a GraphQL request (database work, CPU-heavy parsing and validation) goes through
+`offload`: it waits for a slot of the request owner's gate (`owner_db_share` slots, so one owner never
+holds more than that many pool connections or worker threads), and it is refused once the request has
+spent its budget (`request_db_budget_s`, waiting included). Before, an alias bomb of one owner put 50
+calls in front of the pool and every other owner waited behind them (10-14 s, or a pool timeout reported
+as "database not reachable"). Now such a request slows only its own owner and ends with BUSY errors.
+
+Waiting happens on the event loop (an asyncio semaphore), never in a worker thread, so waiting calls hold
+neither a connection nor a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import ParamSpec, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+
+from graph.errors import Unavailable
+
+P = ParamSpec("P")
+T = TypeVar("T")
+BUSY = "BUSY"
+
+
+@dataclass
+class _Gate:
+    semaphore: asyncio.Semaphore
+    users: int = 0
+
+
+@dataclass
+class OwnerGates:
+    """One semaphore per owner with requests in flight; dropped when the owner has none."""
+
+    share: int
+    gates: dict[str, _Gate] = field(default_factory=dict)
+
+    @contextmanager
+    def entered(self, owner: str) -> Iterator[asyncio.Semaphore]:
+        gate = self.gates.get(owner)
+        if gate is None:
+            gate = self.gates[owner] = _Gate(asyncio.Semaphore(max(1, self.share)))
+        gate.users += 1
+        try:
+            yield gate.semaphore
+        finally:
+            gate.users -= 1
+            if gate.users == 0 and self.gates.get(owner) is gate:
+                del self.gates[owner]
+
+
+@dataclass
+class Budget:
+    """What one request may still use: its owner's gate and a deadline (time.monotonic())."""
+
+    gate: asyncio.Semaphore
+    deadline: float
+
+    @property
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+CURRENT: ContextVar[Budget | None] = ContextVar("worldmem_request_budget", default=None)
+
+
+@contextmanager
+def request_budget(gates: OwnerGates, owner: str, seconds: float) -> Iterator[Budget]:
+    """The budget of one request of `owner`, current for everything the request runs."""
+    with gates.entered(owner) as gate:
+        budget = Budget(gate, time.monotonic() + seconds)
+        token = CURRENT.set(budget)
+        try:
+            yield budget
+        finally:
+            CURRENT.reset(token)
+
+
+def _spent() -> Unavailable:
+    return Unavailable("this request used up its database time; ask for less at once or retry", code=BUSY)
+
+
+async def offload(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Run blocking `fn` in a worker thread, within the current request's share and budget."""
+    budget = CURRENT.get()
+    if budget is None:  # outside a GraphQL request (tests, tools): no owner to share with
+        return await run_in_threadpool(fn, *args, **kwargs)
+    if budget.remaining <= 0:
+        raise _spent()
+    try:
+        await asyncio.wait_for(budget.gate.acquire(), budget.remaining)
+    except TimeoutError:
+        raise _spent() from None
+    try:
+        return await run_in_threadpool(fn, *args, **kwargs)
+    finally:
+        budget.gate.release()
