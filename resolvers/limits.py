@@ -55,7 +55,8 @@ def list_factor(field_type: Any, node: FieldNode) -> int:
         return 1
     for argument in node.arguments or ():
         if argument.name.value in SIZE_ARGUMENTS and isinstance(argument.value, IntValueNode):
-            return max(1, min(int(argument.value.value), MAX_LIST_SIZE))
+            digits = argument.value.value  # may be thousands of digits long (refused by input_rules)
+            return MAX_LIST_SIZE if len(digits) > 9 else max(1, min(int(digits), MAX_LIST_SIZE))
     return DEFAULT_LIST_SIZE
 
 

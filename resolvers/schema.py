@@ -24,6 +24,7 @@ from typing import Any
 
 import strawberry
 from graphql import GraphQLError
+from strawberry.extensions import SchemaExtension
 from strawberry.printer import print_schema
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
@@ -38,6 +39,7 @@ from resolvers.governance import GovernanceMutation, GovernanceQuery
 from resolvers.graph_queries import GraphQueryQuery
 from resolvers.ledger import LedgerMutation, LedgerQuery
 from resolvers.limits import QueryLimits
+from resolvers.operation_guard import OperationGuard, OperationGuardSync
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
@@ -54,6 +56,11 @@ class WorldmemSchema(strawberry.Schema):
         # Replaces Strawberry's default (log every error); unexpected ones are logged by format_errors.
         format_errors(errors)
 
+    def get_extensions(self, sync: bool = False) -> list[SchemaExtension]:
+        # execute_sync cannot run the guard's asynchronous (off-loop) hooks: use its synchronous twin
+        found = super().get_extensions(sync)
+        return [OperationGuardSync() if sync and isinstance(e, OperationGuard) else e for e in found]
+
 
 def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
     query: Any = merge_types("Query", QUERY_MIXINS)
@@ -61,7 +68,7 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
     return WorldmemSchema(
         query=query,
         mutation=mutation,
-        extensions=[RequireToken, SoftErrors, lambda: QueryLimits(max_depth=max_depth)],
+        extensions=[RequireToken, OperationGuard, SoftErrors, lambda: QueryLimits(max_depth=max_depth)],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
     )
 
