@@ -33,6 +33,7 @@ from resolvers.context import blocking, database, principal
 log = logging.getLogger("worldmem.agent")
 MAX_MESSAGE = 20_000
 MAX_CHAIN = 20
+MAX_FIND = 20
 
 
 def _c(text: str | None) -> str | None:
@@ -49,8 +50,9 @@ def _clamp(value: int, low: int, high: int) -> int:
 
 
 async def find_entity(info: Info[Any, Any], query: str, kind: str | None = None, limit: int = 5) -> FindEntityResult:
-    found = await blocking(search.find_entity, database(info), principal(info).owner, _t(query), _c(kind),
-                           _clamp(limit, 1, 20))
+    if not 1 <= limit <= MAX_FIND:
+        raise BadInput(f"limit must be between 1 and {MAX_FIND}", code="BAD_LIMIT")
+    found = await blocking(search.find_entity, database(info), principal(info).owner, _t(query), _c(kind), limit)
     return FindEntityResult.from_view(found)
 
 

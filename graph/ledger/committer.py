@@ -124,7 +124,7 @@ def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) 
 
 
 def _system_time(conn: psycopg.Connection[Any], requested: datetime | None) -> datetime:
-    """The proposal's system time: monotonic per owner; an import may name it, never in the past."""
+    """The proposal's system time: strictly increasing per owner; an import may name it, never in the past."""
     conn.execute(load("clock_init"))
     row = conn.execute(load("clock_lock")).fetchone()
     assert row is not None
@@ -139,7 +139,10 @@ def _system_time(conn: psycopg.Connection[Any], requested: datetime | None) -> d
     if last is not None and requested < last:
         raise Conflict(f"recordedAt {requested.isoformat()} is earlier than this owner's latest system "
                        f"time {last.isoformat()}", code="RECORDED_AT_NOT_MONOTONIC")
-    return requested
+    # The same recordedAt as the latest proposal is ordered one tick after it: with equal system times the
+    # earlier proposal's rows would be superseded at the instant they were recorded, invisible to every
+    # as-of query. The result's recordedAt says which time was used.
+    return requested if last is None or requested > last else last + TICK
 
 
 def _first_line(exc: Exception) -> str:

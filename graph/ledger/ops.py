@@ -94,7 +94,8 @@ def _add_alias(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid
 
 
 def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
-    """Resolve a subject; a well-formed `kind:slug` of a registered kind is created on first use."""
+    """Resolve a subject (or a relationship's object); a well-formed `kind:slug` of a registered kind is
+    created on first use."""
     entity = entities.resolve(ctx.conn, ref)
     if entity is not None:
         return entity
@@ -217,7 +218,7 @@ def assert_fact(ctx: OpContext, op: p.AssertFact) -> OpOutcome:
 
 
 def assert_relationship(ctx: OpContext, op: p.AssertRelationship) -> OpOutcome:
-    return _assert(ctx, op, entities.require(ctx.conn, op.object))
+    return _assert(ctx, op, _subject(ctx, op.object, op.source))  # an object, too, is created on first use
 
 
 def _may_change(ctx: OpContext, op: p._Op, privileged: bool, what: str) -> None:
