@@ -9,9 +9,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
+
+from graph.timebounds import check_time
 
 Ref = Annotated[str, Field(min_length=3, max_length=300, description="`kind:slug` ref or an alias")]
+# Any UTC instant from 0001-01-02 to 9999-12-30 (graph.timebounds); outside, TIME_OUT_OF_RANGE.
+BoundedTime = Annotated[AwareDatetime, AfterValidator(check_time)]
 Source = Annotated[str, Field(min_length=1, max_length=100, description=(
     "Who said it. Defaults to the token's own source (owner -> user, agent -> agent, integration N -> "
     "integration:N); naming a more trusted source than the token's is refused (SOURCE_NOT_ALLOWED)"))]
@@ -47,14 +51,14 @@ class AddAlias(_Op):
     ref: Ref
     alias: str = Field(min_length=1, max_length=300)
     namespace: str = Field(default="core", pattern=r"^[a-z][a-z0-9_]*(:[a-z0-9_]+)?$", max_length=100)
-    valid_from: AwareDatetime | None = None
+    valid_from: BoundedTime | None = None
 
 
 class _Timed(_Op):
     subject: Ref
     predicate: str = Field(min_length=1, max_length=100)
-    valid_from: AwareDatetime = Field(description="Start of world (valid) time, inclusive")
-    valid_to: AwareDatetime | None = Field(default=None, description="End of valid time, exclusive; None = open")
+    valid_from: BoundedTime = Field(description="Start of world (valid) time, inclusive")
+    valid_to: BoundedTime | None = Field(default=None, description="End of valid time, exclusive; None = open")
     scope: Ref | None = Field(default=None, description="Entity the belief is scoped to (chat, project, ...)")
 
 
@@ -62,7 +66,7 @@ class AssertFact(_Timed):
     op: Literal["assert_fact"] = "assert_fact"
     value: Any = Field(description="JSON value of the attribute")
     memory_type: str | None = Field(default=None, max_length=50)
-    observed_at: AwareDatetime | None = Field(default=None, description="When the source observed it")
+    observed_at: BoundedTime | None = Field(default=None, description="When the source observed it")
     priority: int = Field(default=0, ge=-100, le=100)
     caused_by_event: str | None = Field(default=None, max_length=300, description="Event id or external ref")
 
@@ -71,7 +75,7 @@ class AssertRelationship(_Timed):
     op: Literal["assert_relationship"] = "assert_relationship"
     object: Ref
     memory_type: str | None = Field(default=None, max_length=50)
-    observed_at: AwareDatetime | None = None
+    observed_at: BoundedTime | None = None
     priority: int = Field(default=0, ge=-100, le=100)
     caused_by_event: str | None = Field(default=None, max_length=300)
 
@@ -90,8 +94,8 @@ class InvalidateFact(_Op):
 class RecordEvent(_Op):
     op: Literal["record_event"] = "record_event"
     event_type: str = Field(min_length=1, max_length=100)
-    occurred_at: AwareDatetime
-    observed_at: AwareDatetime | None = None
+    occurred_at: BoundedTime
+    observed_at: BoundedTime | None = None
     actor: Ref | None = None
     target: Ref | None = None
     caused_by: str | None = Field(default=None, max_length=300, description="Event id or external ref")

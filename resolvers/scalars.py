@@ -1,7 +1,8 @@
 """Scalars of the public schema: DateTime (ISO 8601 with a UTC offset) and JSON (any JSON value).
 
 Python `datetime` annotations map to our DateTime through `SCALAR_MAP` (see resolvers/schema.py).
-A time without an offset is ambiguous for a bitemporal ledger, so it is refused, never guessed.
+A time without an offset is ambiguous for a bitemporal ledger, so it is refused, never guessed; a time whose
+UTC instant lies outside 0001-01-02..9999-12-30 (graph.timebounds) is refused as TIME_OUT_OF_RANGE.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from strawberry.scalars import JSON
 from strawberry.types.scalar import ScalarDefinition
 
 from graph.errors import BadInput
+from graph.timebounds import check_time
 
 __all__ = ["JSON", "SCALAR_MAP", "DateTime", "parse_datetime", "serialize_datetime"]
 
@@ -26,7 +28,7 @@ def parse_datetime(value: object) -> datetime:
         raise BadInput(f"not an ISO 8601 date-time: {value[:60]!r}") from None
     if parsed.tzinfo is None or parsed.utcoffset() is None:
         raise BadInput(f"DateTime needs a UTC offset (Z or +hh:mm): {value[:60]!r}")
-    return parsed
+    return check_time(parsed, f"DateTime {value[:60]!r}")
 
 
 def serialize_datetime(value: datetime) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from enum import Enum
 from functools import cache
 from typing import Any
@@ -22,9 +22,11 @@ import psycopg
 from pydantic import BaseModel, Field
 
 import cypher
+from graph import timebounds
 from graph.age.mirror import EPOCH, micros
 from graph.errors import BadInput
 from graph.ledger import entities
+from graph.platform import safe_times
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -124,7 +126,11 @@ def label(types: dict[str, RelType], predicate: str, direction: Direction) -> st
 
 
 def from_micros(value: int) -> datetime:
-    return EPOCH + timedelta(microseconds=int(value))
+    """An edge's time; one outside 0001..9999 is clamped and reported, never an OverflowError."""
+    at, clamped = timebounds.from_micros(int(value), EPOCH)
+    if clamped:
+        safe_times.note(f"graph edge time {int(value)} µs")
+    return at
 
 
 def maybe_micros(value: int | None) -> datetime | None:
