@@ -28,7 +28,6 @@ from tests.hostile_http import (
     RawConnection,
     Response,
     graphql_body,
-    nested,
     nested_json,
     start_server,
 )
@@ -74,7 +73,8 @@ def _seed(owners: Owners) -> None:
                        {"key": "likes", "name": "likes", "cardinality": "SET"}]})
             assert conn.request(body, token=token).status == 200
         ops = [{"assertFact": {"subject": "person:vic", "predicate": "colour", "value": "green",
-                               "validFrom": "2020-01-01T00:00:00Z", "source": "user", "confidence": 1, "evidence": EVIDENCE}}]
+                               "validFrom": "2020-01-01T00:00:00Z", "source": "user",
+                               "confidence": 1, "evidence": EVIDENCE}}]
         answer = conn.request(graphql_body(COMMIT, {"p": {"runId": "seed", "operations": ops}}), token=owners.victim)
         assert (answer.json()["data"] or {}).get("commitProposal", {}).get("committed") == 1, answer.body
         # The attacker's review has work in it: pending facts on entities with alike names (merge suggestions).
@@ -119,7 +119,7 @@ def under_attack(owners: Owners, attack: Callable[[], Response]) -> Outcome:
     def run() -> None:
         try:
             box["response"] = attack()
-        except BaseException as exc:  # noqa: BLE001 - reported by the test
+        except BaseException as exc:  # reported by the test
             box["error"] = exc
 
     thread = threading.Thread(target=run)
@@ -153,7 +153,8 @@ def still_usable(conn: RawConnection, token: str) -> bool:
 
 
 def check(owners: Owners, case: str, attack: Callable[[RawConnection], Response], status: int, code: str | None,
-          *, keeps_connection: bool = True) -> Response:
+          *, keeps_connection: bool = True, tolerate: frozenset[str] = frozenset()) -> Response:
+    """`code` None: no errors, except ones with a code in `tolerate`."""
     conn = RawConnection(owners.port)
     try:
         outcome = under_attack(owners, lambda: attack(conn))
@@ -165,7 +166,7 @@ def check(owners: Owners, case: str, attack: Callable[[RawConnection], Response]
         assert response.status == status, (response.status, response.body[:300])
         assert response.headers.get("content-type", "").startswith("application/json"), response.headers
         if code is None:
-            assert "errors" not in response.json(), response.body[:300]
+            assert set(response.codes) <= tolerate, response.body[:300]
         else:
             assert code in response.codes, response.body[:300]
         assert usable == keeps_connection, f"connection usable after the attack: {usable}"
@@ -227,10 +228,12 @@ def test_long_integer_in_query(env: Owners) -> None:
     check(env, "int_5000_digits_query", send(graphql_body(query), env.attacker), 200, "NUMBER_TOO_LONG")
 
 
-def test_deep_literal_in_query(env: Owners) -> None:
-    query = "{ cypher(query: \"MATCH (n) RETURN n LIMIT 1\", params: " + "{a: " * 300 + "1" + "}" * 300 \
+@pytest.mark.parametrize(("depth", "code"), [(80, "JSON_TOO_DEEP"), (300, "QUERY_TOO_DEEP")])
+def test_deep_literal_in_query(env: Owners, depth: int, code: str) -> None:
+    """A deep JSON literal: refused by the input rule, or deeper still by GraphQL's parser."""
+    query = "{ cypher(query: \"MATCH (n) RETURN n LIMIT 1\", params: " + "{a: " * depth + "1" + "}" * depth \
         + ") { columns } }"
-    check(env, "deep_literal_300", send(graphql_body(query), env.attacker), 200, "JSON_TOO_DEEP")
+    check(env, f"deep_literal_{depth}", send(graphql_body(query), env.attacker), 200, code)
 
 
 def test_short_body_times_out(env: Owners) -> None:
@@ -290,15 +293,15 @@ def test_allowed_aliases_do_not_starve_others(env: Owners) -> None:
             t.join()
         return mine
 
-    check(env, "aliases_30_x3_pending_review", attack, 200, None)
+    # Each request may run out of its budget (BUSY, retryable): it waits behind the owner's own calls.
+    check(env, "aliases_30_x3_pending_review", attack, 200, None, tolerate=frozenset({"BUSY"}))
     assert [r.status for r in results] == [200, 200]
-    assert all("errors" not in r.json() for r in results)
+    assert all(set(r.codes) <= {"BUSY"} for r in results), [r.body[:200] for r in results]
 
 
 def test_two_anonymous_operations(env: Owners) -> None:
-    """Two anonymous operations cannot be chosen by name at all: GraphQL's own validation refuses them."""
     body = graphql_body("query { entityKinds { key } } query { relationTypes { key } }")
-    check(env, "two_anonymous_operations", send(body, env.attacker), 200, "GRAPHQL_VALIDATION_FAILED")
+    check(env, "two_anonymous_operations", send(body, env.attacker), 200, "OPERATION_NAME_REQUIRED")
 
 
 def test_two_named_operations_without_name(env: Owners) -> None:
@@ -333,7 +336,8 @@ def test_lone_surrogate_in_ref(env: Owners) -> None:
 
 def test_lone_surrogate_in_value(env: Owners) -> None:
     ops = ('[{"assertFact": {"subject": "person:att", "predicate": "colour", "value": "\\udc00", '
-           '"validFrom": "2020-01-01T00:00:00Z", "source": "user", "confidence": 1, "evidence": {"kind": "t", "text": "t"}}}]')
+           '"validFrom": "2020-01-01T00:00:00Z", "source": "user", "confidence": 1, '
+           '"evidence": {"kind": "t", "text": "t"}}}]')
     body = ('{"query": ' + json.dumps(COMMIT) + ', "variables": {"p": {"runId": "sur", "operations": '
             + ops + "}}}").encode()
     check(env, "lone_surrogate_in_value", send(body, env.attacker), 200, "BAD_INPUT")
@@ -347,7 +351,8 @@ def test_lone_surrogate_in_value(env: Owners) -> None:
 ])
 def test_time_out_of_range(env: Owners, case: str, field: str, value: str) -> None:
     fact: dict[str, Any] = {"subject": "person:att", "predicate": "colour", "value": "red",
-                            "validFrom": "2020-01-01T00:00:00Z", "source": "user", "confidence": 1, "evidence": EVIDENCE}
+                            "validFrom": "2020-01-01T00:00:00Z", "source": "user",
+                               "confidence": 1, "evidence": EVIDENCE}
     fact[field] = value
     body = graphql_body(COMMIT, {"p": {"runId": f"t-{case}", "operations": [{"assertFact": fact}]}})
     check(env, case, send(body, env.attacker), 200, "TIME_OUT_OF_RANGE")
@@ -374,7 +379,8 @@ def test_same_recorded_at_orders_strictly_after(env: Owners, test_db_url: str) -
 
     def proposal(run: str, value: str) -> bytes:
         ops = [{"assertFact": {"subject": "person:imp", "predicate": "colour", "value": value,
-                               "validFrom": "2020-01-01T00:00:00Z", "source": "user", "confidence": 1, "evidence": EVIDENCE}}]
+                               "validFrom": "2020-01-01T00:00:00Z", "source": "user",
+                               "confidence": 1, "evidence": EVIDENCE}}]
         return graphql_body(COMMIT, {"p": {"runId": run, "operations": ops}, "at": at})
 
     first = check(env, "import_same_recorded_at_1", send(proposal("imp-1", "blue"), importer), 200, None)
@@ -395,7 +401,8 @@ def test_same_recorded_at_orders_strictly_after(env: Owners, test_db_url: str) -
 
 def test_relationship_object_created_on_first_use(env: Owners) -> None:
     ops = [{"assertRelationship": {"subject": "person:att", "predicate": "likes", "object": "person:new-friend",
-                                   "validFrom": "2020-01-01T00:00:00Z", "source": "user", "confidence": 1, "evidence": EVIDENCE}}]
+                                   "validFrom": "2020-01-01T00:00:00Z", "source": "user",
+                               "confidence": 1, "evidence": EVIDENCE}}]
     answer = check(env, "relationship_object_first_use",
                    send(graphql_body(COMMIT, {"p": {"runId": "rel-first", "operations": ops}}), env.attacker),
                    200, None)
