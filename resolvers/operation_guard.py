@@ -24,7 +24,7 @@ from graph.platform import safe_times
 from graph.settings import Settings
 from resolvers.context import Context
 from resolvers.fairness import offload, request_budget
-from resolvers.input_rules import InputRule, alias_limit, check_variables
+from resolvers.input_rules import InputRule, alias_limit, check_variables, width_error
 
 QUERY_TOO_LARGE = "QUERY_TOO_LARGE"
 QUERY_TOO_DEEP = "QUERY_TOO_DEEP"
@@ -64,9 +64,9 @@ def prepare(query: str, max_tokens: int, provided_name: str | None) -> DocumentN
 def validate(schema: GraphQLSchema, document: DocumentNode, rules: tuple[type[ASTValidationRule], ...],
              variables: dict[str, Any] | None) -> list[GraphQLError]:
     # Input first and alone: GraphQL's own rules would convert a 5,000-digit literal and fail untyped.
-    variable_error = check_variables(variables)
-    if variable_error is not None:
-        return [variable_error]
+    first = check_variables(variables) or width_error(document)
+    if first is not None:
+        return [first]
     return validate_document(schema, document, (InputRule,)) or validate_document(schema, document, rules)
 
 

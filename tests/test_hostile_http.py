@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -263,6 +264,29 @@ def test_one_megabyte_query(env: Owners) -> None:
     body = graphql_body(query)
     assert len(body) < 1_000_000
     check(env, "query_1mb_tokens", send(body, env.attacker), 200, "QUERY_TOO_LARGE")
+
+
+def test_repeated_fields(env: Owners) -> None:
+    """1,000 copies of one field fit the token limit; merging them was 3.4 s of CPU: refused before that."""
+    query = "{ " + " ".join(["entityKinds { key }"] * 1_000) + " }"
+    check(env, "same_field_x1000", send(graphql_body(query), env.attacker), 200, "QUERY_TOO_LARGE")
+
+
+def test_fragment_fan_out(env: Owners) -> None:
+    fields = " ".join(["entityKinds { key }"] * 50)
+    query = "{ " + " ".join(f"...F{i}" for i in range(10)) + " } " \
+        + " ".join(f"fragment F{i} on Query {{ {fields} }}" for i in range(10))
+    check(env, "fragments_10x50", send(graphql_body(query), env.attacker), 200, "QUERY_TOO_LARGE")
+
+
+def test_get_with_deep_variables(env: Owners) -> None:
+    def attack(conn: RawConnection) -> Response:
+        variables = quote(nested_json(1_000))
+        conn.send(f"GET /graphql?query=%7B%20entityKinds%20%7B%20key%20%7D%20%7D&variables={variables} HTTP/1.1\r\n"
+                  f"Host: x\r\nAccept: application/json\r\nAuthorization: Bearer {env.attacker}\r\n\r\n".encode())
+        return conn.read_response()
+
+    check(env, "get_deep_variables_1000", attack, 400, "JSON_TOO_DEEP")
 
 
 def test_alias_bomb(env: Owners) -> None:
