@@ -74,13 +74,15 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
     owner = principal.owner
     digest = payload_hash(proposal)
     with db.owner_tx(owner) as conn:
-        at = _system_time(conn, recorded_at)
+        clock = _lock_clock(conn)
+        # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
         stored = conn.execute(load("proposal_get"), {"run_id": proposal.run_id}).fetchone()
         if stored is not None:
             if stored["payload_hash"] != digest:
                 raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
                                code="RUN_ID_REUSED")
             return CommitResult.model_validate({**stored["result"], "replayed": True})
+        at = _system_time(clock, recorded_at)
         tally = _Tally()
         try:
             with conn.transaction():
@@ -123,12 +125,17 @@ def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) 
             tally.committed += 1
 
 
-def _system_time(conn: psycopg.Connection[Any], requested: datetime | None) -> datetime:
-    """The proposal's system time: strictly increasing per owner; an import may name it, never in the past."""
+def _lock_clock(conn: psycopg.Connection[Any]) -> dict[str, Any]:
+    """The owner's clock row (last_recorded_at, now), locked: one commit per owner at a time."""
     conn.execute(load("clock_init"))
-    row = conn.execute(load("clock_lock")).fetchone()
+    row: dict[str, Any] | None = conn.execute(load("clock_lock")).fetchone()
     assert row is not None
-    last, now = row["last_recorded_at"], row["now"]
+    return row
+
+
+def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:
+    """The proposal's system time: strictly increasing per owner; an import may name it, never in the past."""
+    last, now = clock["last_recorded_at"], clock["now"]
     if requested is None:
         current: datetime = now if last is None else max(now, last + TICK)
         return current
