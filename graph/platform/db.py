@@ -88,7 +88,11 @@ class Database:
         try:
             with self._pool.connection() as conn:
                 yield conn  # type: ignore[misc]
-        except (psycopg.DataError, UnicodeEncodeError, PoolTimeout) as exc:
+        except psycopg.DataError as exc:
+            if exc.sqlstate is not None:  # the server's own (e.g. the console's), left to the caller
+                raise
+            raise _translated(exc) from exc  # a value psycopg could not even send, e.g. text with NUL
+        except (UnicodeEncodeError, PoolTimeout) as exc:
             raise _translated(exc) from exc
 
 
