@@ -197,6 +197,22 @@ def test_request_shape(env: Owners, case: str, body: bytes) -> None:
     check(env, case, send(body, env.attacker), 400, "BAD_REQUEST_SHAPE")
 
 
+def test_one_connection_survives_every_bad_body(env: Owners) -> None:
+    """Before, the keep-alive connection broke after five plain-text 500s; now all of them in a row, then
+    a normal request, on one connection."""
+    bodies = [b'"x"', b"42", b"null", b"[1]", b"{}", b'{"query": ', b'{"query": "\xff"}',
+              b'{"query": "{ entityKinds { key } }", "variables": {"v": ' + b"[" * 1_000 + b"]" * 1_000 + b"}}",
+              b'{"query": "{ entityKinds { key } }", "variables": {"v": ' + b"9" * 5_000 + b"}}"] * 2
+    conn = RawConnection(env.port)
+    try:
+        for body in bodies:
+            answer = conn.request(body, token=env.attacker)
+            assert answer.status == 400 and answer.codes and None not in answer.codes, answer.body
+        assert still_usable(conn, env.attacker)
+    finally:
+        conn.close()
+
+
 def test_not_json(env: Owners) -> None:
     check(env, "not_json", send(b'{"query": ', env.attacker), 400, "BAD_JSON")
 
