@@ -10,6 +10,7 @@ from graphql import parse
 from curator.proposal import AssertFact, AssertRelationship, MemoryMutationProposal
 from graph.ledger.committer import TICK, commit_proposal
 from graph.ledger.registries import register_relation_types
+from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from resolvers.input_rules import check_variables, widest_selection
 from resolvers.operation_guard import operation_name_required
@@ -67,12 +68,13 @@ def _fact(value: str) -> AssertFact:
 def test_same_recorded_at_is_ordered_one_tick_after(db: Database, owner: str) -> None:
     register_relation_types(db, [{"key": "mood", "name": "mood", "cardinality": "functional"}])
     at = datetime(2025, 1, 1, tzinfo=UTC)
-    one = commit_proposal(db, owner, MemoryMutationProposal(run_id="a", operations=[_fact("x")]),
-                          recorded_at=at, may_import=True)
-    two = commit_proposal(db, owner, MemoryMutationProposal(run_id="b", operations=[_fact("y")]),
-                          recorded_at=at, may_import=True)
-    again = commit_proposal(db, owner, MemoryMutationProposal(run_id="b", operations=[_fact("y")]),
-                            recorded_at=at, may_import=True)
+    importer = Principal(owner, "owner", can_import=True)
+    one = commit_proposal(db, importer, MemoryMutationProposal(run_id="a", operations=[_fact("x")]),
+                          recorded_at=at)
+    two = commit_proposal(db, importer, MemoryMutationProposal(run_id="b", operations=[_fact("y")]),
+                          recorded_at=at)
+    again = commit_proposal(db, importer, MemoryMutationProposal(run_id="b", operations=[_fact("y")]),
+                            recorded_at=at)
     assert one.recorded_at == at and two.recorded_at == at + TICK
     assert again.replayed and again.recorded_at == at + TICK
 
@@ -81,8 +83,9 @@ def test_relationship_object_is_created_on_first_use(db: Database, owner: str) -
     register_relation_types(db, [{"key": "met", "name": "met", "cardinality": "set"}])
     rel = AssertRelationship(subject="person:ann", predicate="met", object="person:bob",
                              valid_from=datetime(2020, 1, 1, tzinfo=UTC))
-    assert commit_proposal(db, owner, MemoryMutationProposal(run_id="r", operations=[rel])).committed == 1
+    me = Principal(owner, "owner")
+    assert commit_proposal(db, me, MemoryMutationProposal(run_id="r", operations=[rel])).committed == 1
     odd = AssertRelationship(subject="person:ann", predicate="met", object="nokind:zed",
                              valid_from=datetime(2020, 1, 1, tzinfo=UTC))
-    refused = commit_proposal(db, owner, MemoryMutationProposal(run_id="r2", operations=[odd]))
+    refused = commit_proposal(db, me, MemoryMutationProposal(run_id="r2", operations=[odd]))
     assert [r.code for r in refused.rejected] == ["UNKNOWN_ENTITY"]

@@ -218,7 +218,7 @@ def assert_fact(ctx: OpContext, op: p.AssertFact) -> OpOutcome:
 
 
 def assert_relationship(ctx: OpContext, op: p.AssertRelationship) -> OpOutcome:
-    return _assert(ctx, op, _subject(ctx, op.object, op.source))  # an object, too, is created on first use
+    return _assert(ctx, op, _subject(ctx, op.object, _source(op)))  # an object, too, is created on first use
 
 
 def _may_change(ctx: OpContext, op: p._Op, privileged: bool, what: str) -> None:
