@@ -5,8 +5,9 @@
   closed (its framing is lost), instead of holding the connection and a task forever.
 - A POSTed JSON body (and a GET's `variables`/`extensions`) is checked by resolvers.request_body before
   Strawberry sees it; a refusal is a 400 with a GraphQL-shaped error and `extensions.code`.
-- Whatever still comes back as a plain-text error (Strawberry's own 4xx texts, or an unhandled exception)
-  is rewritten into the same JSON shape, so every error has a code and the keep-alive connection survives.
+- Whatever error still comes back in another shape (Strawberry's plain-text 4xx, FastAPI's `{"detail"}`,
+  an unhandled exception) is rewritten into the same JSON shape, so every error has a code and the
+  keep-alive connection survives.
 """
 
 from __future__ import annotations
@@ -115,6 +116,13 @@ class RequestGuard:
             await respond(send, 500, "Unexpected error.", "INTERNAL")
 
 
+def _json_or_none(body: bytes) -> object:
+    try:
+        return json.loads(body)
+    except ValueError:
+        return None
+
+
 class _TypedErrors:
     """Passes responses through, except a non-JSON error response, which is rewritten as a typed one."""
 
@@ -127,8 +135,7 @@ class _TypedErrors:
     async def __call__(self, message: Message) -> None:
         if message["type"] == "http.response.start":
             self.started = True
-            headers = dict(message.get("headers") or [])
-            if message["status"] >= 400 and not headers.get(b"content-type", b"").startswith(b"application/json"):
+            if message["status"] >= 400:  # small bodies: held, checked, passed on or rewritten
                 self.held = message
                 return
         elif message["type"] == "http.response.body" and self.held is not None:
@@ -141,7 +148,13 @@ class _TypedErrors:
     async def _rewrite(self) -> None:
         assert self.held is not None
         status = self.held["status"]
-        text = self.body.decode("utf-8", "replace").strip()[:300]
+        parsed = _json_or_none(self.body)
+        if isinstance(parsed, dict) and isinstance(parsed.get("errors"), list):  # GraphQL-shaped already
+            await self.send(self.held)
+            await self.send({"type": "http.response.body", "body": self.body})
+            return
+        detail = parsed.get("detail") if isinstance(parsed, dict) else None
+        text = (detail if isinstance(detail, str) else self.body.decode("utf-8", "replace")).strip()[:300]
         if status >= 500:
             await respond(self.send, status, "Unexpected error.", "INTERNAL")
         else:

@@ -213,6 +213,19 @@ def test_one_connection_survives_every_bad_body(env: Owners) -> None:
         conn.close()
 
 
+def test_other_content_type(env: Owners) -> None:
+    check(env, "text_plain_body", send(b"{ entityKinds { key } }", env.attacker, "text/plain"), 400, "BAD_REQUEST")
+
+
+def test_other_method(env: Owners) -> None:
+    def attack(conn: RawConnection) -> Response:
+        conn.send(f"PUT /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nAuthorization: Bearer {env.attacker}"
+                  "\r\n\r\n{}".encode())
+        return conn.read_response()
+
+    check(env, "put_method", attack, 405, "METHOD_NOT_ALLOWED")
+
+
 def test_not_json(env: Owners) -> None:
     check(env, "not_json", send(b'{"query": ', env.attacker), 400, "BAD_JSON")
 
