@@ -43,6 +43,7 @@ ATTACKS: dict[str, tuple[str, int]] = {
         + " }", 1),
     "3 x 30 x pendingReview(limit:100) at once": (
         "{ " + " ".join(f"r{i}: pendingReview(limit: 100) {{ message }}" for i in range(30)) + " }", 3),
+    "flood: 100 x pendingReview(limit:100) at once": ("{ pendingReview(limit: 100) { message } }", 100),
 }
 
 
@@ -120,6 +121,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--code-dir", type=Path, default=Path(__file__).resolve().parent.parent)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", help="run the attacks whose name contains this text")
     args = parser.parse_args()
     settings = get_settings()
     drop(settings)
@@ -133,6 +135,8 @@ def main() -> None:
         idle = [measure(port, attacker, victim, "{ entityKinds { key } }", 1)[0][0] for _ in range(10)]
         print(f"code: {args.code_dir}\nidle victim stateAt: p50 {statistics.median(idle) * 1000:.0f} ms")
         for name, (query, parallel) in ATTACKS.items():
+            if args.only and args.only not in name:
+                continue
             every: list[float] = []
             outcome: set[str] = set()
             for _ in range(args.rounds):
