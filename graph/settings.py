@@ -45,19 +45,22 @@ class Settings(BaseSettings):
         default=0.5, description="Assertions less confident than this wait as pending for review.")
     max_value_bytes: int = Field(default=16_384, description="Largest JSON value of one fact.")
     curator_model: str | None = Field(
-        default=None, description="The curator's LLM: a pydantic-ai model string (e.g. openai:gpt-4o-mini). "
-        "Unset: turns are stored and wait in the backlog (curatorStatus says so).")
-    curator_quota_tokens_per_day: int = Field(
-        default=500_000, ge=0, description="Curator LLM tokens an owner's bucket refills per day.")
-    curator_quota_burst: int = Field(
-        default=100_000, ge=0, description="The bucket's capacity: most tokens an owner can spend at once.")
-    body_timeout_s: float = Field(default=10.0, description="A request body must arrive within this time.")
-    max_query_tokens: int = Field(default=5_000, description="Longer GraphQL documents are refused unparsed.")
-    max_query_aliases: int = Field(default=30, description="More aliases in one document are refused.")
-    owner_db_share: int = Field(
-        default=2, description="Database calls one owner may run at once (the rest of that owner's wait).")
-    request_db_budget_s: float = Field(
-        default=10.0, description="Database time (including waiting for it) one GraphQL request may use.")
+        default=None, description="pydantic-ai model string for the curator (e.g. openai:gpt-4o-mini); unset and "
+        "no base URL: turns are stored, nothing is curated.")
+    curator_base_url: str | None = Field(
+        default=None, description="An OpenAI-compatible server for the curator (Ollama, vLLM): its /v1 URL.")
+    curator_api_key: str | None = Field(default=None, description="API key for curator_base_url, if it needs one.")
+    curator_model_name: str = Field(default="llama3.1", description="Model name at curator_base_url.")
+    curator_timeout_s: float = Field(default=60.0, description="One curator LLM call longer than this fails.")
+    curator_debounce_s: float = Field(default=30.0, description="Curate a chat after this much inactivity...")
+    curator_debounce_turns: int = Field(default=5, description="...or after this many new turns.")
+    curator_max_turns: int = Field(default=20, description="Un-curated turns one curator run reads at most.")
+    curator_max_tokens: int = Field(default=8000, description="About this many tokens of turns per run.")
+    curator_catchup_s: float = Field(default=300.0, description="Chats whose watermark lags this long are caught up.")
+    temporal_address: str | None = Field(
+        default=None, description="host:port of Temporal; set: the curator runs durably there, else inline.")
+    temporal_namespace: str = "default"
+    temporal_task_queue: str = "worldmem-curator"
 
     @field_validator("db_name")
     @classmethod

@@ -8,6 +8,7 @@ every rejection comes back typed. A retried proposal (same owner and run_id) wri
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -66,12 +67,13 @@ def payload_hash(proposal: MemoryMutationProposal) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutationProposal, *,
-                    recorded_at: datetime | None = None) -> CommitResult:
-    """Apply `proposal` for `principal`: its owner's ledger, its token's trust (graph.ledger.trust)."""
-    if recorded_at is not None and not principal.can_import:
-        raise Forbidden("an explicit recordedAt needs an owner token allowed to import (--import)")
-    owner = principal.owner
+def commit_proposal(db: Database, owner: str, proposal: MemoryMutationProposal, *,
+                    recorded_at: datetime | None = None, may_import: bool = False,
+                    on_commit: Callable[[psycopg.Connection[Any]], None] | None = None) -> CommitResult:
+    """Apply `proposal` for `owner`. `on_commit` runs inside the transaction once every operation applied
+    (not on a replay, not when any was rejected); if it raises, nothing of the proposal is written."""
+    if recorded_at is not None and not may_import:
+        raise Forbidden("an explicit recordedAt needs a token allowed to import (--import)")
     digest = payload_hash(proposal)
     with db.owner_tx(owner) as conn:
         clock = _lock_clock(conn)
@@ -93,6 +95,8 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
                     raise _RollBack
         except _RollBack:
             return CommitResult(rejected=tally.rejected)
+        if on_commit is not None:
+            on_commit(conn)
         result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at)
         conn.execute(load("proposal_record"), {
             "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,

@@ -1,0 +1,96 @@
+"""The values passed between the curator's steps (load → analyse → validate → commit).
+
+Each step takes and returns one of these pydantic models, so the inline runner and the Temporal activities
+hand the same data along (Temporal serialises them with its pydantic converter).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+ORIGINS = ("user_assertion", "assistant_output", "tool_result", "system_rule", "inference", "observation")
+RunStatus = Literal["committed", "skipped", "failed", "stale", "idle"]
+
+
+class BatchRequest(BaseModel):
+    owner: str
+    chat_id: str
+
+
+class Batch(BaseModel):
+    """A chat's un-curated turns, ready for the LLM: the rendered prompt and what routing needs to know."""
+
+    owner: str
+    chat_id: str
+    run_id: str
+    from_seq: int
+    upto_seq: int
+    trigger: bool = Field(description="The prefilter found something durable in at least one turn")
+    reasons: list[str] = Field(default_factory=list)
+    prompt: str = ""
+    untrusted: bool = Field(default=False, description="A tool result below the trusted tier is in the batch")
+    explicit: bool = Field(default=False, description="The owner asked to remember (rememberThis)")
+    turn_run_ids: list[str] = Field(default_factory=list)
+
+
+class Dropped(BaseModel):
+    """An operation that was proposed and not committed, with why (recorded in curator_dropped_ops)."""
+
+    op_index: int
+    op: Any
+    code: str
+    reason: str
+
+
+class Analysis(BaseModel):
+    """What the LLM proposed: the operations that parse, and the ones that did not."""
+
+    operations: list[dict[str, Any]] = Field(default_factory=list, description="Each op as JSON, by index")
+    indexes: list[int] = Field(default_factory=list, description="Proposal index of each operation")
+    dropped: list[Dropped] = Field(default_factory=list)
+    retried: bool = False
+    error: str | None = Field(default=None, description="Set when the run failed (nothing usable came back)")
+    model: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class VocabularyItem(BaseModel):
+    item: Literal["predicate", "entity_kind"]
+    key: str
+    example: Any
+
+
+class Routed(BaseModel):
+    """The operations to commit (as JSON, each with its proposal index) and everything dropped."""
+
+    operations: list[dict[str, Any]] = Field(default_factory=list)
+    indexes: list[int] = Field(default_factory=list)
+    dropped: list[Dropped] = Field(default_factory=list)
+    vocabulary: list[VocabularyItem] = Field(default_factory=list)
+    review: int = Field(default=0, description="Operations routed to the owner's review (pending)")
+
+
+class RunReport(BaseModel):
+    owner: str
+    chat_id: str
+    run_id: str | None = None
+    status: RunStatus
+    from_seq: int = 0
+    upto_seq: int = 0
+    proposed: int = 0
+    committed: int = 0
+    pending: int = 0
+    dropped: list[Dropped] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list, description="Correction notices for the chat")
+    retried: bool = False
+    error: str | None = None
+
+
+def run_id_for(chat_id: str, from_seq: int, upto_seq: int) -> str:
+    """The curator run id of a batch: the same turns always give the same id (the commit's idempotency key)."""
+    chat = chat_id if len(chat_id) <= 80 else hashlib.sha256(chat_id.encode()).hexdigest()[:32]
+    return f"curator:{chat}:{from_seq}-{upto_seq}"

@@ -1,0 +1,142 @@
+"""The LLM step: pydantic-ai with `output_type` = the proposal model; messy output never loses data.
+
+- A schema error gets one retry carrying the validation error (pydantic-ai's output retry).
+- When the retry fails too, the last answer is salvaged operation by operation: every operation that parses
+  is kept, every one that does not is dropped with its reason (never silently).
+- Nothing usable (no JSON, a timeout, a provider error) is a failed analysis: the runtime records it and
+  leaves the watermark where it was, so the same turns are curated later.
+The model comes from settings (`build_model`): a pydantic-ai model string, or an OpenAI-compatible server.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from pydantic import Field, TypeAdapter, ValidationError
+from pydantic_ai import Agent, AgentRunError, UnexpectedModelBehavior, capture_run_messages
+from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart
+from pydantic_ai.models import Model, infer_model
+
+from curator.batch import Analysis, Batch, Dropped
+from curator.prompt import SYSTEM_PROMPT
+from curator.proposal import MemoryMutationProposal, Operation
+from graph.ledger.registries import describe
+from graph.settings import Settings
+
+log = logging.getLogger("worldmem.curator")
+OPERATION: TypeAdapter[Any] = TypeAdapter(Operation)
+MAX_OPS = 100
+
+
+class CuratorDraft(MemoryMutationProposal):
+    """What the LLM returns: a MemoryMutationProposal whose run id and chat the runtime fills in."""
+
+    run_id: str = Field(default="curator", min_length=1, max_length=200, description="Ignored: set by the runtime")
+    proposed_by: str = Field(default="curator", max_length=100)
+
+
+class ModelNotConfigured(Exception):
+    """Raised by `build_model` when a configured model cannot be built (a missing key, an unknown name)."""
+
+
+def build_model(settings: Settings) -> Model | None:
+    """The curator's model from settings, or None when none is configured (then nothing is curated)."""
+    try:
+        if settings.curator_base_url:
+            from pydantic_ai.models.openai import OpenAIChatModel
+            from pydantic_ai.providers.openai import OpenAIProvider
+
+            provider = OpenAIProvider(base_url=settings.curator_base_url, api_key=settings.curator_api_key or "none")
+            return OpenAIChatModel(settings.curator_model_name, provider=provider)
+        if settings.curator_model:
+            return infer_model(settings.curator_model)
+    except Exception as exc:  # a provider's own errors (missing key, unknown model): one message for the owner
+        raise ModelNotConfigured(f"the curator model cannot be used: {exc}") from exc
+    return None
+
+
+def model_label(model: Model) -> str:
+    return f"{model.system}:{model.model_name}"
+
+
+def agent(model: Model) -> Agent[None, CuratorDraft]:
+    return Agent(model, output_type=CuratorDraft, system_prompt=SYSTEM_PROMPT, retries={"output": 1},
+                 name="curator")
+
+
+async def analyse(batch: Batch, model: Model, timeout_s: float) -> Analysis:
+    """Ask the model for a proposal about `batch`; see the module docstring for what happens to bad output."""
+    label = model_label(model)
+    with capture_run_messages() as messages:
+        try:
+            result = await agent(model).run(batch.prompt, timeout=timeout_s)
+        except UnexpectedModelBehavior as exc:
+            return salvage(messages, label, str(exc))
+        except (AgentRunError, TimeoutError) as exc:
+            log.warning("curator run %s failed: %s", batch.run_id, type(exc).__name__)
+            return Analysis(error=f"{type(exc).__name__}: {_first_line(exc)}", model=label,
+                            retried=_retried(messages))
+    usage = result.usage()
+    ops = result.output.operations[:MAX_OPS]
+    return Analysis(operations=[op.model_dump(mode="json") for op in ops], indexes=list(range(len(ops))),
+                    retried=_retried(messages), model=label, input_tokens=usage.input_tokens or 0,
+                    output_tokens=usage.output_tokens or 0)
+
+
+def salvage(messages: list[ModelMessage], label: str, why: str) -> Analysis:
+    """The last answer, operation by operation: the ones that parse are kept, the rest dropped with a reason."""
+    tokens = _tokens(messages)
+    raw = _last_answer(messages)
+    if not isinstance(raw, dict) or not isinstance(raw.get("operations"), list):
+        return Analysis(error=f"no usable proposal after a retry ({why})", model=label, retried=True, **tokens)
+    analysis = Analysis(model=label, retried=True, **tokens)
+    for index, item in enumerate(raw["operations"][:MAX_OPS]):
+        try:
+            op = OPERATION.validate_python(item)
+        except ValidationError as exc:
+            analysis.dropped.append(Dropped(op_index=index, op=item, code="INVALID_OP", reason=describe(exc)))
+            continue
+        analysis.operations.append(op.model_dump(mode="json"))
+        analysis.indexes.append(index)
+    return analysis
+
+
+def _last_answer(messages: list[ModelMessage]) -> Any:
+    """The JSON of the model's last answer (an output tool call's arguments, or its text), or None."""
+    for message in reversed(messages):
+        if not isinstance(message, ModelResponse):
+            continue
+        for part in message.parts:
+            if isinstance(part, ToolCallPart):
+                return _json(part.args)
+            if isinstance(part, TextPart):
+                return _json(part.content)
+        return None
+    return None
+
+
+def _json(value: str | dict[str, Any] | None) -> Any:
+    if isinstance(value, dict) or value is None:
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None
+
+
+def _retried(messages: list[ModelMessage]) -> bool:
+    return any(isinstance(part, RetryPromptPart) for m in messages if isinstance(m, ModelRequest)
+               for part in m.parts)
+
+
+def _tokens(messages: list[ModelMessage]) -> dict[str, int]:
+    responses = [m for m in messages if isinstance(m, ModelResponse)]
+    return {"input_tokens": sum(m.usage.input_tokens or 0 for m in responses),
+            "output_tokens": sum(m.usage.output_tokens or 0 for m in responses)}
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else ""
