@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from curator.prefilter import decide
 from curator.scrub import scrub, scrub_value
 from curator.turns import Turn, uncurated
 from graph.agent.render import approx_tokens
@@ -54,6 +55,8 @@ class CuratorContext(BaseModel):
     suppressions: list[str] = Field(default_factory=list)
     untrusted: bool = False
     explicit: bool = False
+    trigger: bool = Field(default=False, description="The prefilter found something durable (or rememberThis)")
+    reasons: list[str] = Field(default_factory=list)
 
     def render(self) -> str:
         """The user prompt of the run: known world, vocabulary, suppressions, then the new turns."""
@@ -91,7 +94,20 @@ def load_curator_context(db: Database, owner: str, chat_id: str, *, max_turns: i
         chat_id=chat_id, from_seq=turns[0].seq, upto_seq=turns[-1].seq, turns=lines, world=_world(world),
         linked_kinds=linked, kinds=kinds, predicates=[_predicate(t) for t in types if _relevant(t, linked)],
         suppressions=[f"- {r['subject_ref']} {r['predicate']} {r['value_key']}" for r in suppressed],
-        untrusted=any(_untrusted(t) for t in turns), explicit=any(t.explicit for t in turns))
+        untrusted=any(_untrusted(t) for t in turns), explicit=any(t.explicit for t in turns), **_gate(turns))
+
+
+def _gate(turns: list[Turn]) -> dict[str, Any]:
+    """The prefilter over the batch: one durable turn (or an explicit one) is enough to ask the LLM."""
+    reasons: list[str] = []
+    for turn in turns:
+        if turn.explicit:
+            reasons.append(f"{turn.seq}: explicit")
+            continue
+        decision = decide(turn.text, list(turn.tool_calls))
+        if decision.trigger:
+            reasons += [f"{turn.seq}: {r}" for r in decision.reasons]
+    return {"trigger": bool(reasons), "reasons": reasons}
 
 
 def fit(turns: list[Turn], max_tokens: int) -> list[TurnLine]:

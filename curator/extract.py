@@ -78,7 +78,7 @@ async def analyse(batch: Batch, model: Model, timeout_s: float) -> Analysis:
             log.warning("curator run %s failed: %s", batch.run_id, type(exc).__name__)
             return Analysis(error=f"{type(exc).__name__}: {_first_line(exc)}", model=label,
                             retried=_retried(messages))
-    usage = result.usage()
+    usage = result.usage
     ops = result.output.operations[:MAX_OPS]
     return Analysis(operations=[op.model_dump(mode="json") for op in ops], indexes=list(range(len(ops))),
                     retried=_retried(messages), model=label, input_tokens=usage.input_tokens or 0,
@@ -87,11 +87,12 @@ async def analyse(batch: Batch, model: Model, timeout_s: float) -> Analysis:
 
 def salvage(messages: list[ModelMessage], label: str, why: str) -> Analysis:
     """The last answer, operation by operation: the ones that parse are kept, the rest dropped with a reason."""
-    tokens = _tokens(messages)
+    tokens_in, tokens_out = _tokens(messages)
     raw = _last_answer(messages)
+    analysis = Analysis(model=label, retried=True, input_tokens=tokens_in, output_tokens=tokens_out)
     if not isinstance(raw, dict) or not isinstance(raw.get("operations"), list):
-        return Analysis(error=f"no usable proposal after a retry ({why})", model=label, retried=True, **tokens)
-    analysis = Analysis(model=label, retried=True, **tokens)
+        analysis.error = f"no usable proposal after a retry ({why})"
+        return analysis
     for index, item in enumerate(raw["operations"][:MAX_OPS]):
         try:
             op = OPERATION.validate_python(item)
@@ -110,7 +111,8 @@ def _last_answer(messages: list[ModelMessage]) -> Any:
             continue
         for part in message.parts:
             if isinstance(part, ToolCallPart):
-                return _json(part.args)
+                args = part.args
+                return _json(args) if isinstance(args, str) else args if isinstance(args, dict) else None
             if isinstance(part, TextPart):
                 return _json(part.content)
         return None
@@ -131,10 +133,9 @@ def _retried(messages: list[ModelMessage]) -> bool:
                for part in m.parts)
 
 
-def _tokens(messages: list[ModelMessage]) -> dict[str, int]:
+def _tokens(messages: list[ModelMessage]) -> tuple[int, int]:
     responses = [m for m in messages if isinstance(m, ModelResponse)]
-    return {"input_tokens": sum(m.usage.input_tokens or 0 for m in responses),
-            "output_tokens": sum(m.usage.output_tokens or 0 for m in responses)}
+    return (sum(m.usage.input_tokens or 0 for m in responses), sum(m.usage.output_tokens or 0 for m in responses))
 
 
 def _first_line(exc: BaseException) -> str:

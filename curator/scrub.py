@@ -36,10 +36,14 @@ def scrub(text: str) -> str:
     """`text` with every credential-shaped span replaced by `[REDACTED:<kind>]`."""
     for kind, pattern in PATTERNS:
         if kind == "assigned_secret":
-            text = pattern.sub(lambda m, k=kind: f"{m.group(1)}[REDACTED:{k}]", text)
+            text = pattern.sub(_keep_name, text)
         else:
             text = pattern.sub(f"[REDACTED:{kind}]", text)
     return text
+
+
+def _keep_name(match: re.Match[str]) -> str:
+    return f"{match.group(1)}[REDACTED:assigned_secret]"
 
 
 def scrub_value(value: Any) -> Any:

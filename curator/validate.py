@@ -57,6 +57,7 @@ class _State:
         self.renamed: dict[str, str] = {}
         self.seen: set[str] = set()
         self.vocabulary: dict[tuple[str, str], VocabularyItem] = {}
+        self.new: set[str] = set()  # kind:slug refs named but neither stored nor upserted yet
 
 
 def validate(db: Database, batch: Batch, analysis: Analysis, pending_below: float) -> Routed:
@@ -70,6 +71,9 @@ def validate(db: Database, batch: Batch, analysis: Analysis, pending_below: floa
             except Drop as drop:
                 routed.dropped.append(Dropped(op_index=index, op=op, code=drop.code, reason=drop.reason))
                 continue
+            for new in _implicit(state, checked):
+                routed.operations.append(new)
+                routed.indexes.append(index)
             routed.operations.append(checked)
             routed.indexes.append(index)
     _contradictions(routed)
@@ -126,10 +130,22 @@ def _entity(conn: psycopg.Connection[Any], state: _State, op: dict[str, Any]) ->
     same = _strong_match(conn, op)
     if same is not None:
         op = {**op, "ref": same.ref, "kind": same.kind, "canonical_name": same.canonical_name}
+    # an alias that already names another entity is left out: the entity is still created, the name
+    # is not made ambiguous (and the committer would refuse the whole upsert with ALIAS_TAKEN)
+    op["aliases"] = [a for a in op.get("aliases") or [] if _free(conn, a, op["ref"])]
     if op["ref"] != wanted:
         state.renamed[wanted] = op["ref"]
     state.kinds[op["ref"]] = op["kind"]
+    state.new.discard(op["ref"])
     return op
+
+
+def _free(conn: psycopg.Connection[Any], alias: str, ref: str) -> bool:
+    try:
+        holder = entities.resolve(conn, alias, follow=False)
+    except BadInput:
+        return False
+    return holder is None or holder.ref == ref
 
 
 def _strong_match(conn: psycopg.Connection[Any], op: dict[str, Any]) -> entities.Entity | None:
@@ -158,6 +174,7 @@ def _ref(conn: psycopg.Connection[Any], state: _State, ref: str, op: dict[str, A
     parsed = entities.parse_ref(ref)
     if parsed is None:
         raise Drop("UNKNOWN_REF", f"{ref!r} names no known entity and is not a kind:slug ref")
+    state.new.add(ref)
     if get_entity_kind(conn, parsed[0]) is None:
         _vocabulary(state, "entity_kind", parsed[0], op)
         renamed = _rekind(ref, FALLBACK_KIND)
@@ -165,6 +182,20 @@ def _ref(conn: psycopg.Connection[Any], state: _State, ref: str, op: dict[str, A
         return _ref(conn, state, renamed, op)
     state.kinds[ref] = parsed[0]
     return ref
+
+
+def _implicit(state: _State, op: dict[str, Any]) -> list[dict[str, Any]]:
+    """Entities an operation names by a new `kind:slug` ref (its object, scope, actor, target) are created
+    first, as the committer does for a subject: an upsert with the slug as name, written like the op."""
+    out = []
+    for field in ("subject", "object", "scope", "actor", "target"):
+        ref = op.get(field)
+        if isinstance(ref, str) and ref in state.new:
+            state.new.discard(ref)
+            kind, slug = ref.split(":", 1)[0], ref.rsplit(":", 1)[1]
+            out.append({"op": "upsert_entity", "ref": ref, "kind": state.kinds.get(ref, kind), "canonical_name": slug,
+                        "source": op["source"], "confidence": 1.0, "aliases": []})
+    return out
 
 
 def _resolve(conn: psycopg.Connection[Any], ref: str) -> entities.Entity | None:
@@ -182,9 +213,9 @@ def _predicate(conn: psycopg.Connection[Any], state: _State, op: dict[str, Any])
     subject_kind = state.kinds.get(op["subject"])
     if rt.subject_kinds and subject_kind not in rt.subject_kinds:
         raise Drop("KIND_MISMATCH", f"{op['predicate']!r} does not apply to kind {subject_kind!r}")
-    obj = op.get("object")
-    if op["op"] == "assert_relationship" and rt.object_kinds and state.kinds.get(obj or "") not in rt.object_kinds:
-        raise Drop("KIND_MISMATCH", f"{op['predicate']!r} does not take an object of kind {state.kinds.get(obj or '')!r}")
+    object_kind = state.kinds.get(op.get("object") or "")
+    if op["op"] == "assert_relationship" and rt.object_kinds and object_kind not in rt.object_kinds:
+        raise Drop("KIND_MISMATCH", f"{op['predicate']!r} does not take an object of kind {object_kind!r}")
     op["_functional"] = rt.cardinality == "functional"
     op["_privileged"] = rt.privileged
 
@@ -234,7 +265,8 @@ def _contradictions(routed: Routed) -> None:
 
 
 def _clash(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    a_from, a_to, b_from, b_to = _at(a["valid_from"]), _at(a.get("valid_to")), _at(b["valid_from"]), _at(b.get("valid_to"))
+    a_from, a_to = _at(a["valid_from"]), _at(a.get("valid_to"))
+    b_from, b_to = _at(b["valid_from"]), _at(b.get("valid_to"))
     assert a_from is not None and b_from is not None  # required by the proposal model
     overlap = (a_to is None or b_from < a_to) and (b_to is None or a_from < b_to)
     if not overlap:

@@ -1,0 +1,83 @@
+"""One curator run over a chat: load → analyse → validate → commit. The same steps serve both runtimes:
+the inline runner calls them in the API process, the Temporal activities call them in the worker.
+
+No trigger in the turns (small talk): the watermark moves past them without any LLM call. A failed
+analysis leaves the watermark (recorded as a failed run). A stale batch (another run curated these turns)
+writes nothing. `curate` runs batches until the chat has no un-curated turn or a run did not commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from pydantic_ai.models import Model
+
+from curator import commit as step
+from curator.batch import Analysis, Batch, BatchRequest, Routed, RunReport, run_id_for
+from curator.context import load_curator_context
+from curator.extract import analyse
+from curator.validate import validate
+from graph.platform.db import Database
+from graph.settings import Settings
+
+log = logging.getLogger("worldmem.curator")
+MAX_BATCHES = 50  # one `curate` call reads at most this many batches (20 turns each): 1000 turns
+
+
+@dataclass
+class Curator:
+    db: Database
+    settings: Settings
+    model: Model | None
+
+    def load(self, req: BatchRequest) -> Batch | None:
+        ctx = load_curator_context(self.db, req.owner, req.chat_id, max_turns=self.settings.curator_max_turns,
+                                   max_tokens=self.settings.curator_max_tokens)
+        if ctx is None:
+            return None
+        return Batch(owner=req.owner, chat_id=req.chat_id, run_id=run_id_for(req.chat_id, ctx.from_seq, ctx.upto_seq),
+                     from_seq=ctx.from_seq, upto_seq=ctx.upto_seq, trigger=ctx.trigger, reasons=ctx.reasons,
+                     prompt=ctx.render() if ctx.trigger else "", untrusted=ctx.untrusted, explicit=ctx.explicit,
+                     turn_run_ids=sorted({t.run_id for t in ctx.turns if t.run_id}))
+
+    async def analyse(self, batch: Batch) -> Analysis:
+        if self.model is None:
+            return Analysis(error="no curator model configured")
+        return await analyse(batch, self.model, self.settings.curator_timeout_s)
+
+    def validate(self, batch: Batch, analysis: Analysis) -> Routed:
+        return validate(self.db, batch, analysis, self.settings.pending_below_confidence)
+
+    def commit(self, batch: Batch, analysis: Analysis, routed: Routed) -> RunReport:
+        return step.commit_batch(self.db, batch, analysis, routed, self.settings.pending_below_confidence)
+
+    def skip(self, batch: Batch) -> RunReport:
+        return step.skip_batch(self.db, batch)
+
+    def fail(self, batch: Batch, analysis: Analysis) -> RunReport:
+        return step.fail_batch(self.db, batch, analysis)
+
+    async def run_once(self, owner: str, chat_id: str) -> RunReport:
+        """One batch of the chat, start to end (status idle when nothing was un-curated)."""
+        batch = self.load(BatchRequest(owner=owner, chat_id=chat_id))
+        if batch is None:
+            return RunReport(owner=owner, chat_id=chat_id, status="idle")
+        if not batch.trigger:
+            return self.skip(batch)
+        analysis = await self.analyse(batch)
+        if analysis.error is not None:
+            return self.fail(batch, analysis)
+        return self.commit(batch, analysis, self.validate(batch, analysis))
+
+    async def curate(self, owner: str, chat_id: str) -> list[RunReport]:
+        """Batches until the chat is curated, or a run fails or finds its batch stale."""
+        reports: list[RunReport] = []
+        for _ in range(MAX_BATCHES):
+            report = await self.run_once(owner, chat_id)
+            if report.status == "idle":
+                break
+            reports.append(report)
+            if report.status not in ("committed", "skipped"):
+                break
+        return reports
