@@ -1,0 +1,78 @@
+"""load_curator_context: only un-curated turns, capped, secrets scrubbed, the owner's world only."""
+
+from __future__ import annotations
+
+import pytest
+
+from curator.context import fit, load_curator_context
+from curator.pipeline import Curator
+from curator.scrub import scrub, scrub_value
+from curator.turns import ToolCall, uncurated
+from graph.platform.db import Database
+from graph.settings import Settings
+from tests.curator_llm import Script, entity, fact, ops, turn
+
+SECRETS = {
+    "openai_key": "sk-proj-Ab3dEf6hIj9kLmN0pQrStUvWxYz1234567890abcd",
+    "anthropic_key": "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "github_token": "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    "aws_access_key": "AKIAIOSFODNN7EXAMPLE",
+    "slack_token": "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "google_api_key": "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+    "stripe_key": "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+}
+PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aumSWz1lXDOLBDKXQ5kJ0v\n"
+       "y0mR8d5aG1s=\n-----END RSA PRIVATE KEY-----")
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+def test_scrub_realistic_keys(kind: str) -> None:
+    text = f"my key is {SECRETS[kind]} — keep it safe"
+    out = scrub(text)
+    assert SECRETS[kind] not in out and "[REDACTED:" in out and out.startswith("my key is ")
+
+
+def test_scrub_pem_passwords_and_urls_but_not_ordinary_text() -> None:
+    out = scrub(f"deploy with\n{PEM}\nand password=hunter2hunter2 at postgres://app:s3cretpw@db:5432/x")
+    assert "MIIEpAIBAAK" not in out and "hunter2hunter2" not in out and "s3cretpw" not in out
+    assert "[REDACTED:private_key]" in out and "password=[REDACTED:assigned_secret]" in out
+    plain = "Luna ist meine Katze, Futter um 19 Uhr; the skeleton key is under the mat"
+    assert scrub(plain) == plain
+    assert scrub_value({"args": [SECRETS["github_token"]], "n": 3}) == {"args": ["[REDACTED:github_token]"], "n": 3}
+
+
+def test_context_reads_only_uncurated_turns_scrubbed(db: Database, settings: Settings, owner: str) -> None:
+    import asyncio
+
+    turn(db, owner, "c1", "Luna ist meine Katze")
+    asyncio.run(Curator(db, settings, Script([ops(entity("pet:luna", "Luna", aliases=["Luna"]),
+                                                  fact("pet:luna", "feeding_time", "19:00"))]).model())
+                .curate(owner, "c1"))
+    tool = ToolCall.model_validate({"name": "deploy", "args": {"token": SECRETS["github_token"]},
+                                    "result": "ok", "trustTier": "trusted"})
+    turn(db, owner, "c1", f"Luna frisst jetzt um 20 Uhr. Mein Key: {SECRETS['openai_key']}", tools=[tool])
+    turn(db, owner, "c1", "thinking aside", role="assistant")
+    ctx = load_curator_context(db, owner, "c1")
+    assert ctx is not None and (ctx.from_seq, ctx.upto_seq) == (2, 3)
+    prompt = ctx.render()
+    assert "Luna ist meine Katze" not in prompt  # curated before: not read again
+    assert SECRETS["openai_key"] not in prompt and SECRETS["github_token"] not in prompt
+    assert "pet:luna" in prompt and "19:00" in prompt  # the known entity and its key fact
+    assert "cares_for" in prompt and "feeding_time" in prompt  # the vocabulary
+    assert ctx.trigger and not ctx.untrusted
+    # another owner sees none of it
+    assert load_curator_context(db, owner + "-x", "c1") is None
+
+
+def test_cap_summarises_older_turns(db: Database, owner: str) -> None:
+    for i in range(6):
+        turn(db, owner, "long", f"turn {i}: " + "blah " * 400)
+    with db.owner_tx(owner, read_only=True) as conn:
+        turns = uncurated(conn, "long", limit=20)
+    lines = fit(turns, max_tokens=1200)
+    # about 500 tokens each: the newest two fit into 1200, the older ones are summarised
+    assert [t.summarised for t in lines] == [True, True, True, True, False, False]
+    assert all(len(t.text) <= 161 for t in lines[:-2]) and len(lines[-1].text) > 1000
+    ctx = load_curator_context(db, owner, "long", max_turns=4)
+    assert ctx is not None and (ctx.from_seq, ctx.upto_seq) == (1, 4)  # at most max_turns per run
