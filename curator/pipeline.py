@@ -8,6 +8,7 @@ writes nothing. `curate` runs batches until the chat has no un-curated turn or a
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 
@@ -58,17 +59,25 @@ class Curator:
     def fail(self, batch: Batch, analysis: Analysis) -> RunReport:
         return step.fail_batch(self.db, batch, analysis)
 
+    def finish(self, batch: Batch, analysis: Analysis | None, routed: Routed | None) -> RunReport:
+        """The last step in every case: skip (no trigger), fail (no usable analysis) or commit."""
+        if not batch.trigger or analysis is None:
+            return self.skip(batch)
+        if analysis.error is not None or routed is None:
+            return self.fail(batch, analysis)
+        return self.commit(batch, analysis, routed)
+
     async def run_once(self, owner: str, chat_id: str) -> RunReport:
-        """One batch of the chat, start to end (status idle when nothing was un-curated)."""
-        batch = self.load(BatchRequest(owner=owner, chat_id=chat_id))
+        """One batch of the chat, start to end (status idle when nothing was un-curated). The database
+        steps run in a worker thread, so the API's event loop never waits on them."""
+        batch = await asyncio.to_thread(self.load, BatchRequest(owner=owner, chat_id=chat_id))
         if batch is None:
             return RunReport(owner=owner, chat_id=chat_id, status="idle")
-        if not batch.trigger:
-            return self.skip(batch)
-        analysis = await self.analyse(batch)
-        if analysis.error is not None:
-            return self.fail(batch, analysis)
-        return self.commit(batch, analysis, self.validate(batch, analysis))
+        analysis = await self.analyse(batch) if batch.trigger else None
+        routed = None
+        if analysis is not None and analysis.error is None:
+            routed = await asyncio.to_thread(self.validate, batch, analysis)
+        return await asyncio.to_thread(self.finish, batch, analysis, routed)
 
     async def curate(self, owner: str, chat_id: str) -> list[RunReport]:
         """Batches until the chat is curated, or a run fails or finds its batch stale."""
@@ -78,6 +87,11 @@ class Curator:
             if report.status == "idle":
                 break
             reports.append(report)
-            if report.status not in ("committed", "skipped"):
+            if not going_on(report):
                 break
         return reports
+
+
+def going_on(report: RunReport) -> bool:
+    """Whether a chat's next batch is worth loading after this run (both runtimes ask this)."""
+    return report.status in ("committed", "skipped")

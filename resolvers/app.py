@@ -7,11 +7,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.responses import Response
+from pydantic_ai.models import Model
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from strawberry.fastapi import GraphQLRouter
 
-from curator import metrics
+from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
 from graph.platform.connect import role_url
 from graph.platform.db import Database
@@ -24,11 +24,11 @@ PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
 
 
 def create_app(settings: Settings | None = None, *, database_url: str | None = None,
-               turn_listener: TurnListener | None = None) -> FastAPI:
+               turn_listener: TurnListener | None = None, curator_model: Model | None = None) -> FastAPI:
     """The app, with its own pool as worldmem_app (or `database_url`), closed on shutdown.
 
-    `turn_listener` is told after every stored chat turn (the curator's runtime); it lives in
-    `app.state.turn_listener` and may be replaced there (e.g. in a lifespan that starts the runtime).
+    `turn_listener` is told after every stored chat turn; without one, the lifespan starts the curator's
+    runtime (curator.runtime: inline or on Temporal) when a model is configured, or `curator_model` is given.
     """
     settings = settings or get_settings()
     database = Database(
@@ -38,9 +38,15 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     )
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
-            yield
+            if turn_listener is not None:
+                yield
+                return
+            async with curator_runtime.running(database, settings, curator_model) as runtime:
+                app.state.curator = runtime
+                app.state.turn_listener = runtime or NO_LISTENER
+                yield
         finally:
             database.close()
 

@@ -1,0 +1,135 @@
+"""The curator's runtime in the API process: which path a turn takes, and the catch-up reconciler.
+
+- No model configured: no runtime (turns wait; curatorStatus says how to configure one).
+- WORLDMEM_TEMPORAL_ADDRESS unset: the inline runtime (curator.inline) debounces and curates in-process.
+- Set: each turn is signalled to the chat's workflow on Temporal (signal-with-start). Temporal is a soft
+  dependency: when it cannot be reached (at start or for one signal) the turn takes the inline path.
+- Catch-up: every `curator_catchup_s` the reconciler finds chats whose watermark lags (curator.turns.
+  lagging_chats, every owner) and curates them, durably when Temporal answers, inline otherwise.
+Exactly once either way: the watermark moves only with a commit, under a lock (curator.commit.claim).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from pydantic_ai.models import Model
+from temporalio.client import Client
+from temporalio.service import RPCError
+
+from curator.batch import RunReport
+from curator.extract import ModelNotConfigured, build_model
+from curator.inline import InlineRuntime
+from curator.pipeline import Curator
+from curator.turns import lagging_chats
+from graph.platform.db import Database
+from graph.settings import Settings
+
+log = logging.getLogger("worldmem.curator")
+TEMPORAL_ERRORS = (RPCError, OSError, TimeoutError, RuntimeError)
+
+
+@dataclass
+class Runtime:
+    """The app's TurnListener while a curator model is configured."""
+
+    inline: InlineRuntime
+    settings: Settings
+    client: Client | None = None
+    fallbacks: int = 0
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def durable(self) -> bool:
+        return self.client is not None
+
+    def on_turn(self, owner: str, chat_id: str, explicit: bool) -> None:
+        if self.client is None:
+            self.inline.on_turn(owner, chat_id, explicit)
+            return
+        self.inline.loop.call_soon_threadsafe(self._spawn, owner, chat_id, explicit)
+
+    def _spawn(self, owner: str, chat_id: str, explicit: bool) -> None:
+        task = self.inline.loop.create_task(self._signal(owner, chat_id, explicit))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _signal(self, owner: str, chat_id: str, explicit: bool) -> None:
+        from curator.durable.worker import signal_turn
+
+        assert self.client is not None
+        try:
+            await signal_turn(self.client, self.settings, owner, chat_id, explicit)
+        except TEMPORAL_ERRORS as exc:
+            self.fallbacks += 1
+            log.warning("Temporal unreachable (%s): chat curated inline", type(exc).__name__)
+            self.inline.on_turn(owner, chat_id, explicit)
+
+    async def catch_up(self, older_than: timedelta | None = None) -> list[RunReport]:
+        """Curate every chat whose backlog waited longer than `older_than` (default: curator_catchup_s)."""
+        lag = older_than if older_than is not None else timedelta(seconds=self.settings.curator_catchup_s)
+        chats = await asyncio.to_thread(lagging_chats, self.inline.curator.db, None, lag)
+        reports: list[RunReport] = []
+        for owner, chat_id in chats:
+            if self.client is not None:
+                self._spawn(owner, chat_id, True)
+            else:
+                reports += await self.inline.curator.curate(owner, chat_id)
+        return reports
+
+    async def reconcile_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.curator_catchup_s)
+            try:
+                await self.catch_up()
+            except Exception:  # the reconciler never stops for one failure
+                log.exception("curator catch-up failed")
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await self.inline.stop()
+
+
+async def start(db: Database, settings: Settings, model: Model | None) -> Runtime | None:
+    """The runtime for `model` (None: no runtime), durable when Temporal is configured and reachable."""
+    if model is None:
+        return None
+    curator = Curator(db, settings, model)
+    inline = InlineRuntime(curator, asyncio.get_running_loop(), settings.curator_debounce_s,
+                           settings.curator_debounce_turns)
+    runtime = Runtime(inline, settings)
+    if settings.temporal_address:
+        from curator.durable.worker import connect
+
+        try:
+            runtime.client = await connect(settings)
+        except TEMPORAL_ERRORS as exc:
+            log.warning("Temporal at %s unreachable (%s): curating inline", settings.temporal_address,
+                        type(exc).__name__)
+    return runtime
+
+
+@asynccontextmanager
+async def running(db: Database, settings: Settings, model: Model | None) -> AsyncIterator[Runtime | None]:
+    """The runtime and its reconciler for the app's lifetime (None when no model is configured)."""
+    if model is None:
+        try:
+            model = build_model(settings)
+        except ModelNotConfigured:
+            log.exception("the curator stays off")
+    runtime = await start(db, settings, model)
+    if runtime is None:
+        yield None
+        return
+    reconciler = asyncio.get_running_loop().create_task(runtime.reconcile_forever())
+    try:
+        yield runtime
+    finally:
+        reconciler.cancel()
+        await runtime.stop()
