@@ -182,3 +182,28 @@ def test_untrusted_tool_output_goes_to_review_and_never_writes_policy(
     assert (report.committed, report.pending) == (1, 1), report  # pet:rex exists; its 03:00 waits for review
     assert dropped_codes(report) == ["UNTRUSTED_PRIVILEGED", "UNTRUSTED_PRIVILEGED"]
     assert [i.kind for i in pending_review(db, owner).items] == ["pending_fact"]
+
+
+def test_quota_defers_without_an_llm_call(db: Database, settings: Settings, owner: str) -> None:
+    poor = settings.model_copy(update={"curator_quota_burst": 10, "curator_quota_tokens_per_day": 1})
+    script = Script([ops(entity("pet:rex", "Rex"))])
+    turn(db, owner, "q", "merk dir: Rex ist ein Hund")
+    [report] = run(db, poor, script, owner, "q")
+    assert (report.status, script.calls, watermark(db, owner, "q")) == ("deferred", 0, 0)
+    refilled = settings.model_copy(update={"curator_quota_tokens_per_day": 10**12})  # refills within a blink
+    [again] = run(db, refilled, script, owner, "q")  # budget back: the same turns, curated once
+    assert (again.status, script.calls, watermark(db, owner, "q")) == ("committed", 1, 1)
+
+
+def test_every_llm_call_has_its_own_usage_record(db: Database, settings: Settings, owner: str) -> None:
+    from curator.usage import usage_since
+
+    script = Script(["{garbage", "garbage again", ops(entity("pet:rex", "Rex"))])
+    turn(db, owner, "u", "merk dir: Rex ist ein Hund")
+    [failed] = run(db, settings, script, owner, "u")
+    [done] = run(db, settings, script, owner, "u")
+    assert (failed.status, done.status) == ("failed", "committed")
+    report = usage_since(db, owner, datetime(2000, 1, 1, tzinfo=UTC))
+    assert report.calls == 2 and len({r.run_id for r in report.records}) == 2
+    assert all(r.run_id.startswith("curator:u:1-1:") and r.trigger_source == "curator" for r in report.records)
+    assert report.input_tokens > 0
