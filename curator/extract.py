@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import Field, TypeAdapter, ValidationError
 from pydantic_ai import Agent, AgentRunError, UnexpectedModelBehavior, capture_run_messages
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, RetryPromptPart, TextPart, ToolCallPart
+from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models import Model, infer_model
 
 from curator.batch import Analysis, Batch, Dropped
@@ -137,8 +137,8 @@ def _json(value: str | dict[str, Any] | None) -> Any:
 
 
 def _retried(messages: list[ModelMessage]) -> bool:
-    return any(isinstance(part, RetryPromptPart) for m in messages if isinstance(m, ModelRequest)
-               for part in m.parts)
+    """The agent has no tools: a second answer means the first one was sent back with its validation error."""
+    return sum(isinstance(m, ModelResponse) for m in messages) > 1
 
 
 def _tokens(messages: list[ModelMessage]) -> tuple[int, int]:

@@ -34,6 +34,7 @@ from resolvers.agent import AgentQuery
 from resolvers.console import ConsoleQuery
 from resolvers.context import RequireToken, SoftErrors
 from resolvers.curator import CuratorMutation, CuratorQuery
+from resolvers.curator_records import CuratorRecordQuery
 from resolvers.errors import format_errors
 from resolvers.governance import GovernanceMutation, GovernanceQuery
 from resolvers.graph_queries import GraphQueryQuery
@@ -44,7 +45,7 @@ from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
-                                  GraphQueryQuery, CuratorQuery)
+                                  GraphQueryQuery, CuratorQuery, CuratorRecordQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation)
 MAX_DEPTH = 12
 

@@ -102,3 +102,25 @@ def test_debounce_coalesces_turns_into_one_run(app_client: TestClient, make_toke
     settle(app_client)
     assert script.calls == 1  # three turns, one coalesced run
     assert values(app_client, token, "pet:rex", "feeding_time") == [("07:00", "active"), ("18:00", "active")]
+
+
+RUNS = """query($c: String!) { curatorRuns(chatId: $c) { runId status retried proposed committed pending dropped
+  droppedOperations { opIndex code reason op } } }"""
+
+
+def test_runs_dropped_operations_and_vocabulary_are_visible(app_client: TestClient, make_token: MakeToken,  # noqa: F811
+                                                            script: Script) -> None:
+    token, other = make_token(), make_token(owner_="someone-else")
+    script.answers += ["{oops", ops(entity("pet:rex", "Rex"), fact("pet:rex", "hull_colour", "blau"),
+                                    fact("pet:rex", "feeding_time", "07:00"))]
+    gql(app_client, token, REMEMBER, {"c": "v", "t": "Rex frisst immer um 7"})
+    settle(app_client)
+    [run] = gql(app_client, token, RUNS, {"c": "v"})["data"]["curatorRuns"]
+    assert {k: run[k] for k in ("status", "retried", "proposed", "committed", "dropped")} == {
+        "status": "committed", "retried": True, "proposed": 3, "committed": 2, "dropped": 1}
+    [dropped] = run["droppedOperations"]
+    assert (dropped["opIndex"], dropped["code"], dropped["op"]["predicate"]) == (1, "UNKNOWN_PREDICATE", "hull_colour")
+    vocab = gql(app_client, token, "{ vocabularyProposals { item key uses state } }")["data"]["vocabularyProposals"]
+    assert vocab == [{"item": "predicate", "key": "hull_colour", "uses": 1, "state": "pending"}]
+    assert gql(app_client, other, RUNS, {"c": "v"})["data"]["curatorRuns"] == []  # the owner's only
+    assert gql(app_client, other, "{ vocabularyProposals { key } }")["data"]["vocabularyProposals"] == []

@@ -102,7 +102,7 @@ def test_messy_output_never_loses_data(db: Database, settings: Settings, owner: 
     assert dropped_codes(report) == ["INVALID_OP"]
     assert values(db, owner, "pet:rex", "feeding_time") == ["08:00"]
     with db.owner_tx(owner, read_only=True) as conn:
-        rows = conn.execute(load("curator_dropped_for_run"), {"run_id": report.run_id}).fetchall()
+        rows = conn.execute(load("curator_dropped_for_runs"), {"run_ids": [report.run_id]}).fetchall()
     assert [(r["op_index"], r["code"]) for r in rows] == [(1, "INVALID_OP")]
     assert "valid_from" in rows[0]["reason"]
 
@@ -207,3 +207,11 @@ def test_every_llm_call_has_its_own_usage_record(db: Database, settings: Setting
     assert report.calls == 2 and len({r.run_id for r in report.records}) == 2
     assert all(r.run_id.startswith("curator:u:1-1:") and r.trigger_source == "curator" for r in report.records)
     assert report.input_tokens > 0
+
+
+def test_a_fixed_retry_commits_everything(db: Database, settings: Settings, owner: str) -> None:
+    script = Script([{"operations": [{"op": "assert_fact", "subject": 7}]}, ops(entity("pet:rex", "Rex"))])
+    turn(db, owner, "r", "merk dir: Rex ist ein Hund")
+    [report] = run(db, settings, script, owner, "r")
+    assert (report.status, report.retried, report.committed, report.dropped, script.calls) == (
+        "committed", True, 1, [], 2)
