@@ -215,3 +215,26 @@ def test_a_fixed_retry_commits_everything(db: Database, settings: Settings, owne
     [report] = run(db, settings, script, owner, "r")
     assert (report.status, report.retried, report.committed, report.dropped, script.calls) == (
         "committed", True, 1, [], 2)
+
+
+def test_entity_resolution_strong_signals_only(db: Database, settings: Settings, owner: str) -> None:
+    script = Script([
+        ops(entity("person:anna", "Anna Schmidt", aliases=["anna@example.org"]),
+            entity("repo:home-agent", "home-agent", external_id="github:123")),
+        # the same e-mail and the same external id under other refs: the known entities, not new ones
+        ops(entity("person:anna-s", "Anna S.", aliases=["anna@example.org"]),
+            entity("repo:homeagent", "Home Agent", external_id="github:123"),
+            fact("person:anna-s", "birthday", "1990-02-03"),
+            # a merely alike name stays a new entity: the review suggests a merge, nothing is merged
+            entity("person:annas", "Anna Schmid")),
+    ])
+    turn(db, owner, "e", "Anna Schmidt (anna@example.org) arbeitet an home-agent")
+    run(db, settings, script, owner, "e")
+    turn(db, owner, "e", "Anna S. hat am 3. Februar Geburtstag, merk dir das")
+    [report] = run(db, settings, script, owner, "e")
+    assert report.status == "committed" and report.dropped == [], report
+    assert values(db, owner, "person:anna", "birthday") == ["1990-02-03"]
+    assert state_at(db, owner, "person:anna-s", NOW) is None and state_at(db, owner, "repo:homeagent", NOW) is None
+    review = pending_review(db, owner)
+    assert [(i.kind, sorted(i.entity_refs)) for i in review.items] == [
+        ("merge_suggestion", ["person:anna", "person:annas"])]
