@@ -28,6 +28,7 @@ bench: db-up
 	$(VENV)/bin/python -m bench.seed --if-missing
 	$(VENV)/bin/python -m bench.run
 	$(VENV)/bin/python -m bench.context_bench
+	$(VENV)/bin/python -m bench.curator_bench
 
 clean:
 	rm -rf $(VENV)
