@@ -238,3 +238,24 @@ def test_entity_resolution_strong_signals_only(db: Database, settings: Settings,
     review = pending_review(db, owner)
     assert [(i.kind, sorted(i.entity_refs)) for i in review.items] == [
         ("merge_suggestion", ["person:anna", "person:annas"])]
+
+
+def test_what_the_owner_rejected_is_not_proposed_again(db: Database, settings: Settings, owner: str) -> None:
+    from curator import proposal as p
+    from graph.ledger.committer import commit_proposal
+
+    guess = fact("person:me", "prefers", "Katzenfutter von Marke X", origin="inference")
+    script = Script([ops(guess), ops(dict(guess))])
+    turn(db, owner, "s", "Luna mag immer nur Marke X")
+    [first] = run(db, settings, script, owner, "s")
+    [item] = pending_review(db, owner).items
+    assert first.pending == 1 and item.fact_id is not None
+    rejected = commit_proposal(db, owner, p.MemoryMutationProposal(run_id="owner-no", operations=[
+        p.RejectProposal(fact_id=str(item.fact_id), source="user")]))
+    assert rejected.committed == 1
+    turn(db, owner, "s", "Marke X ist immer noch ihre Lieblingsmarke")
+    [second] = run(db, settings, script, owner, "s")
+    assert (second.status, second.pending, dropped_codes(second)) == ("committed", 0, ["SUPPRESSED"])
+    assert pending_review(db, owner).items == []
+    ctx_prompt = script.prompts[-1]
+    assert "prefers" in ctx_prompt and "Rejected by the owner" in ctx_prompt  # the LLM was told, too
