@@ -71,7 +71,6 @@ class Routed(BaseModel):
     indexes: list[int] = Field(default_factory=list)
     dropped: list[Dropped] = Field(default_factory=list)
     vocabulary: list[VocabularyItem] = Field(default_factory=list)
-    review: int = Field(default=0, description="Operations routed to the owner's review (pending)")
 
 
 class RunReport(BaseModel):

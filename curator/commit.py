@@ -36,12 +36,13 @@ class StaleBatch(Exception):
 
 
 def write(db: Database, owner: str, proposal: MemoryMutationProposal,
-          on_commit: Callable[[psycopg.Connection[Any]], None]) -> CommitResult:
-    """The curator's one call of the committer. It writes as the agent (every op's source is "agent")."""
-    return commit_proposal(db, owner, proposal, on_commit=on_commit)
+          on_commit: Callable[[psycopg.Connection[Any], CommitResult], None]) -> CommitResult:
+    """The curator's one call of the committer: with the owner's agent principal, never as the user (the
+    ledger then routes each assertion by its evidence kind, graph.ledger.trust.route)."""
+    return commit_proposal(db, Principal(owner=owner, kind="agent"), proposal, on_commit=on_commit)
 
 
-def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed, pending_below: float) -> RunReport:
+def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed) -> RunReport:
     dropped = list(routed.dropped)
     ops, indexes = list(routed.operations), list(routed.indexes)
     report = RunReport(owner=batch.owner, chat_id=batch.chat_id, run_id=batch.run_id, status="committed",
@@ -49,8 +50,9 @@ def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed,
                        proposed=len(analysis.operations) + len(analysis.dropped))
     for _ in range(MAX_ROUNDS):
         proposal = MemoryMutationProposal.model_validate({
-            "run_id": batch.run_id, "chat_id": batch.chat_id, "proposed_by": PROPOSER, "operations": ops})
-        record = _Record(batch, analysis, dropped, routed.vocabulary, report.proposed, _pending(ops, pending_below))
+            "run_id": batch.run_id, "chat_id": batch.chat_id, "proposed_by": PROPOSER, "operations": ops,
+            "untrusted": batch.untrusted})
+        record = _Record(batch, analysis, dropped, routed.vocabulary, report.proposed)
         try:
             result = write(db, batch.owner, proposal, record)
         except StaleBatch:
@@ -74,25 +76,25 @@ def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed,
     raise RuntimeError(f"curator run {batch.run_id}: the committer kept rejecting after {MAX_ROUNDS} rounds")
 
 
-def _pending(ops: list[dict[str, Any]], pending_below: float) -> int:
-    """How many operations the committer will store as pending (its own rule: confidence below the threshold)."""
-    return sum(1 for op in ops if op["op"] in ("assert_fact", "assert_relationship")
-               and float(op.get("confidence", 1.0)) < pending_below)
+def _count(result: CommitResult, dropped: int, rejected: int) -> None:
+    metrics.record_operations("accepted", result.committed)
+    metrics.record_operations("pending", result.pending)
+    metrics.record_operations("dropped", dropped)
+    metrics.record_operations("rejected", rejected)
 
 
 class _Record:
     """The `on_commit` hook: watermark, run record, dropped operations and vocabulary, in the commit's transaction."""
 
     def __init__(self, batch: Batch, analysis: Analysis, dropped: list[Dropped], vocabulary: list[VocabularyItem],
-                 proposed: int, pending: int) -> None:
+                 proposed: int) -> None:
         self.batch, self.analysis, self.dropped, self.vocabulary = batch, analysis, dropped, vocabulary
-        self.proposed, self.pending = proposed, pending
+        self.proposed = proposed
 
-    def __call__(self, conn: psycopg.Connection[Any]) -> None:
+    def __call__(self, conn: psycopg.Connection[Any], result: CommitResult) -> None:
         b = self.batch
         claim(conn, b)
-        committed = self.proposed - len(self.dropped) - self.pending
-        record_run(conn, b, "committed", self.analysis, counts=(self.proposed, committed, self.pending,
+        record_run(conn, b, "committed", self.analysis, counts=(self.proposed, result.committed, result.pending,
                                                                  len(self.dropped)))
         for d in self.dropped:
             conn.execute(load("curator_dropped_insert"), {"run_id": b.run_id, "op_index": d.op_index,

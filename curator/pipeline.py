@@ -48,10 +48,16 @@ class Curator:
         return await analyse(batch, self.model, self.settings.curator_timeout_s)
 
     def validate(self, batch: Batch, analysis: Analysis) -> Routed:
-        return validate(self.db, batch, analysis, self.settings.pending_below_confidence)
+        with span("curator.validate", operations=len(analysis.operations)) as current:
+            routed = validate(self.db, batch, analysis)
+            current.set_attribute("dropped", len(routed.dropped))
+        return routed
 
     def commit(self, batch: Batch, analysis: Analysis, routed: Routed) -> RunReport:
-        return step.commit_batch(self.db, batch, analysis, routed, self.settings.pending_below_confidence)
+        with span("curator.commit", operations=len(routed.operations)) as current:
+            report = step.commit_batch(self.db, batch, analysis, routed)
+            current.set_attribute("status", report.status)
+        return report
 
     def skip(self, batch: Batch) -> RunReport:
         return step.skip_batch(self.db, batch)

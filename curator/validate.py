@@ -14,7 +14,8 @@ Per operation, in proposal order (the first failing check drops the operation, w
   UNTRUSTED_PRIVILEGED; a retraction that is not the user's own: NEEDS_USER.
 Entity resolution: an upsert whose external id, or whose e-mail/handle alias, already names an entity of the
 kind is that entity (strong signals); anything weaker stays a new entity for the review's merge suggestions.
-Routing (curator.routing) then decides commit or review. Every operation is written with source "agent".
+Every operation is written by the agent (curator.routing.provenance: source "agent", the origin as the evidence's
+kind); the ledger then decides believe or review from that (graph.ledger.trust.route).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class _State:
         self.new: set[str] = set()  # kind:slug refs named but neither stored nor upserted yet
 
 
-def validate(db: Database, batch: Batch, analysis: Analysis, pending_below: float) -> Routed:
+def validate(db: Database, batch: Batch, analysis: Analysis) -> Routed:
     """Check and route the analysed operations; see the module docstring."""
     routed = Routed(dropped=list(analysis.dropped))
     state = _State()
@@ -78,7 +79,6 @@ def validate(db: Database, batch: Batch, analysis: Analysis, pending_below: floa
             routed.indexes.append(index)
     _contradictions(routed)
     for op in routed.operations:
-        routed.review += routing.route(op, batch, pending_below)
         for key in [k for k in op if k.startswith("_")]:
             del op[key]
     routed.vocabulary = list(state.vocabulary.values())

@@ -67,13 +67,16 @@ def payload_hash(proposal: MemoryMutationProposal) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def commit_proposal(db: Database, owner: str, proposal: MemoryMutationProposal, *,
-                    recorded_at: datetime | None = None, may_import: bool = False,
-                    on_commit: Callable[[psycopg.Connection[Any]], None] | None = None) -> CommitResult:
-    """Apply `proposal` for `owner`. `on_commit` runs inside the transaction once every operation applied
-    (not on a replay, not when any was rejected); if it raises, nothing of the proposal is written."""
-    if recorded_at is not None and not may_import:
-        raise Forbidden("an explicit recordedAt needs a token allowed to import (--import)")
+def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutationProposal, *,
+                    recorded_at: datetime | None = None,
+                    on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None = None) -> CommitResult:
+    """Apply `proposal` for `principal`: its owner's ledger, its token's trust (graph.ledger.trust).
+
+    `on_commit(conn, result)` runs inside the transaction once every operation applied (not on a replay, not
+    when any was rejected); if it raises, nothing of the proposal is written."""
+    if recorded_at is not None and not principal.can_import:
+        raise Forbidden("an explicit recordedAt needs an owner token allowed to import (--import)")
+    owner = principal.owner
     digest = payload_hash(proposal)
     with db.owner_tx(owner) as conn:
         clock = _lock_clock(conn)
@@ -95,9 +98,9 @@ def commit_proposal(db: Database, owner: str, proposal: MemoryMutationProposal, 
                     raise _RollBack
         except _RollBack:
             return CommitResult(rejected=tally.rejected)
-        if on_commit is not None:
-            on_commit(conn)
         result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at)
+        if on_commit is not None:
+            on_commit(conn, result)
         conn.execute(load("proposal_record"), {
             "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
             "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
