@@ -5,7 +5,8 @@
   the older ones are summarised to their first words), secrets scrubbed from text and tool calls
   (curator.scrub); the assistant's hidden thinking is left out;
 - the Known World State of graph.agent.world_context for those turns (linked entities with their key facts,
-  the owner's active preferences and policies, recent events with their causes);
+  the owner's active preferences and policies, recent events with their causes), and the entities the chat's
+  latest proposals wrote about (recently touched: "she" in a new turn may be the cat of the last one);
 - the registry subset (every kind; core predicates and the integration predicates of the linked kinds);
 - the owner's suppressions (beliefs the owner rejected: never propose them again).
 Never the whole transcript, never another owner's data.
@@ -32,6 +33,8 @@ SUMMARY_CHARS = 160
 TOOL_CHARS = 1000
 WORLD_BUDGET = 1500
 MAX_SUPPRESSIONS = 50
+RECENT_PROPOSALS = 10
+RECENT_ENTITIES = 10
 
 
 class TurnLine(BaseModel):
@@ -53,6 +56,7 @@ class CuratorContext(BaseModel):
     kinds: list[str] = Field(default_factory=list)
     predicates: list[str] = Field(default_factory=list)
     suppressions: list[str] = Field(default_factory=list)
+    recent: list[str] = Field(default_factory=list, description="Entities this chat's latest proposals wrote about")
     untrusted: bool = False
     explicit: bool = False
     trigger: bool = Field(default=False, description="The prefilter found something durable (or rememberThis)")
@@ -60,9 +64,11 @@ class CuratorContext(BaseModel):
 
     def render(self) -> str:
         """The user prompt of the run: known world, vocabulary, suppressions, then the new turns."""
-        parts = [self.world or "## Known World State\n(nothing known yet)",
-                 "## Vocabulary\nEntity kinds: " + ", ".join(self.kinds),
-                 "Predicates (key: cardinality, subject kinds -> object kinds):\n" + "\n".join(self.predicates)]
+        parts = [self.world or "## Known World State\n(nothing known yet)"]
+        if self.recent:
+            parts.append("## Recently touched in this chat\n" + "\n".join(self.recent))
+        parts += ["## Vocabulary\nEntity kinds: " + ", ".join(self.kinds),
+                  "Predicates (key: cardinality, subject kinds -> object kinds):\n" + "\n".join(self.predicates)]
         if self.suppressions:
             parts.append("## Rejected by the owner (never propose these again)\n" + "\n".join(self.suppressions))
         lines = [f"## New turns of chat {self.chat_id} (seq {self.from_seq}..{self.upto_seq})"]
@@ -84,6 +90,8 @@ def load_curator_context(db: Database, owner: str, chat_id: str, *, max_turns: i
         if not turns:
             return None
         suppressed = conn.execute(load("curator_suppressions"), {"limit": MAX_SUPPRESSIONS}).fetchall()
+        recent = conn.execute(load("curator_recent_entities"), {"chat_id": chat_id, "proposals": RECENT_PROPOSALS,
+                                                                "limit": RECENT_ENTITIES}).fetchall()
         kinds = [k.key for k in list_entity_kinds(conn) if k.state == "active"]
         types = [t for t in list_relation_types(conn) if t.state == "active"]
     lines = fit(turns, max_tokens)
@@ -92,7 +100,9 @@ def load_curator_context(db: Database, owner: str, chat_id: str, *, max_turns: i
     linked = sorted({le.entity.kind for le in world.linked})
     return CuratorContext(
         chat_id=chat_id, from_seq=turns[0].seq, upto_seq=turns[-1].seq, turns=lines, world=_world(world),
-        linked_kinds=linked, kinds=kinds, predicates=[_predicate(t) for t in types if _relevant(t, linked)],
+        linked_kinds=linked, kinds=kinds,
+        recent=[f"- {r['ref']} — {r['canonical_name']} ({r['kind']})" for r in recent],
+        predicates=[_predicate(t) for t in types if _relevant(t, linked)],
         suppressions=[f"- {r['subject_ref']} {r['predicate']} {r['value_key']}" for r in suppressed],
         untrusted=any(_untrusted(t) for t in turns), explicit=any(t.explicit for t in turns), **_gate(turns))
 

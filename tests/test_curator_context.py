@@ -60,6 +60,7 @@ def test_context_reads_only_uncurated_turns_scrubbed(db: Database, settings: Set
     assert "Luna ist meine Katze" not in prompt  # curated before: not read again
     assert SECRETS["openai_key"] not in prompt and SECRETS["github_token"] not in prompt
     assert "pet:luna" in prompt and "19:00" in prompt  # the known entity and its key fact
+    assert ctx.recent == ["- pet:luna — Luna (pet)"]  # touched by this chat's last proposal
     assert "cares_for" in prompt and "feeding_time" in prompt  # the vocabulary
     assert ctx.trigger and not ctx.untrusted
     # another owner sees none of it
