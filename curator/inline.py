@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 
 from curator.batch import RunReport
@@ -16,6 +17,7 @@ from curator.pipeline import Curator
 
 log = logging.getLogger("worldmem.curator")
 Key = tuple[str, str]
+RECENT_REPORTS = 200  # the latest run reports, kept for inspection (bounded: the API process runs for long)
 
 
 @dataclass
@@ -33,7 +35,7 @@ class InlineRuntime:
     loop: asyncio.AbstractEventLoop
     debounce_s: float = 30.0
     debounce_turns: int = 5
-    reports: list[RunReport] = field(default_factory=list)
+    reports: deque[RunReport] = field(default_factory=lambda: deque(maxlen=RECENT_REPORTS))
     _chats: dict[Key, _Chat] = field(default_factory=dict)
 
     def on_turn(self, owner: str, chat_id: str, explicit: bool) -> None:
@@ -64,7 +66,7 @@ class InlineRuntime:
     async def _run(self, key: Key) -> None:
         chat = self._chats[key]
         try:
-            self.reports += await self.curator.curate(*key)
+            self.reports.extend(await self.curator.curate(*key))
         except Exception:  # never breaks the API; the reconciler retries through the watermark
             log.exception("inline curator run failed for a chat")
         if chat.again:
