@@ -73,12 +73,15 @@ class InlineRuntime:
             chat.again = False
             chat.waiting, chat.explicit = 0, False
             chat.task = self.loop.create_task(self._run(key))
+        elif chat.timer is None and chat.waiting == 0:
+            self._chats.pop(key, None)  # nothing pending: forget the chat until its next turn
 
     async def idle(self) -> None:
         """Wait until no chat has a run going or a debounce pending (tests; shutdown)."""
         while True:
-            busy = [c.task for c in self._chats.values() if c.task is not None and not c.task.done()]
-            pending = any(c.timer is not None for c in self._chats.values())
+            chats = list(self._chats.values())
+            busy = [c.task for c in chats if c.task is not None and not c.task.done()]
+            pending = any(c.timer is not None for c in chats)
             if not busy and not pending:
                 return
             if busy:
@@ -87,7 +90,7 @@ class InlineRuntime:
                 await asyncio.sleep(0.05)
 
     async def stop(self) -> None:
-        for chat in self._chats.values():
+        for chat in list(self._chats.values()):
             if chat.timer is not None:
                 chat.timer.cancel()
                 chat.timer = None

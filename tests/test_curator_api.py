@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from typing import Any
 
@@ -124,3 +125,23 @@ def test_runs_dropped_operations_and_vocabulary_are_visible(app_client: TestClie
     assert vocab == [{"item": "predicate", "key": "hull_colour", "uses": 1, "state": "pending"}]
     assert gql(app_client, other, RUNS, {"c": "v"})["data"]["curatorRuns"] == []  # the owner's only
     assert gql(app_client, other, "{ vocabularyProposals { key } }")["data"]["vocabularyProposals"] == []
+
+
+def test_enough_turns_start_a_run_without_waiting(settings: Settings, app_db_url: str,
+                                                  make_token: MakeToken) -> None:  # noqa: F811
+    script = Script(default=lambda m: ops(entity("pet:rex", "Rex")))
+    patient = settings.model_copy(update={"curator_debounce_s": 3600, "curator_debounce_turns": 3,
+                                          "curator_catchup_s": 3600})
+    with TestClient(create_app(patient, database_url=app_db_url, curator_model=script.model())) as client:
+        token = make_token()
+        for text in ["Rex ist mein Hund", "er ist braun"]:
+            gql(client, token, RECORD, {"c": "n", "t": text})
+        client.portal.call(asyncio.sleep, 0.5)  # type: ignore[union-attr]
+        assert script.calls == 0  # waiting: two turns, an hour of debounce left
+        gql(client, token, RECORD, {"c": "n", "t": "und er frisst immer um 7"})
+        deadline = 100
+        while script.calls == 0 and deadline:
+            client.portal.call(asyncio.sleep, 0.1)  # type: ignore[union-attr]
+            deadline -= 1
+        assert script.calls == 1  # the third turn started the run
+        settle(client)
