@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 ORIGINS = ("user_assertion", "assistant_output", "tool_result", "system_rule", "inference", "observation")
-RunStatus = Literal["committed", "skipped", "failed", "stale", "idle"]
+RunStatus = Literal["committed", "skipped", "failed", "deferred", "stale", "idle"]
 
 
 class BatchRequest(BaseModel):
@@ -53,6 +53,8 @@ class Analysis(BaseModel):
     dropped: list[Dropped] = Field(default_factory=list)
     retried: bool = False
     error: str | None = Field(default=None, description="Set when the run failed (nothing usable came back)")
+    deferred: bool = Field(default=False, description="Over the owner's quota: no LLM call, tried again later")
+    call_id: str | None = Field(default=None, description="This LLM call's own id (its usage record's run id)")
     model: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0

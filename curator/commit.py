@@ -18,17 +18,21 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from curator.batch import Analysis, Batch, Dropped, Routed, RunReport, VocabularyItem
+from curator import metrics
+from curator.batch import Analysis, Batch, Dropped, Routed, RunReport, RunStatus, VocabularyItem
 from curator.proposal import MemoryMutationProposal
 from curator.turns import advance_watermark
+from curator.usage import record_usage
 from graph.errors import Conflict
 from graph.governance.review import correction_notices
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.sql import load
 
 MAX_ROUNDS = 5
 PROPOSER = "curator"
+TRIGGER_SOURCE = "curator"
 
 
 class StaleBatch(Exception):
@@ -65,6 +69,7 @@ def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed)
         if not result.rejected:
             report.committed, report.pending = result.committed, result.pending
             report.dropped = dropped
+            _count(result, len(routed.dropped), len(dropped) - len(routed.dropped))
             if result.recorded_at is not None and not result.replayed:
                 since = result.recorded_at - timedelta(microseconds=1)
                 report.notices = [n.text for n in correction_notices(db, batch.owner, batch.chat_id, since)]
@@ -102,6 +107,14 @@ class _Record:
         for v in self.vocabulary:
             conn.execute(load("curator_vocabulary_upsert"), {"item": v.item, "key": v.key,
                                                              "example": Jsonb(v.example), "run_id": b.run_id})
+        usage(conn, b, self.analysis)
+
+
+def usage(conn: psycopg.Connection[Any], batch: Batch, analysis: Analysis) -> None:
+    """The LLM call's usage record (its own run id), in the transaction that records the run."""
+    if analysis.model and analysis.call_id:
+        record_usage(conn, batch.owner, analysis.call_id, analysis.model, analysis.input_tokens,
+                     analysis.output_tokens, TRIGGER_SOURCE)
 
 
 def claim(conn: psycopg.Connection[Any], batch: Batch) -> None:
@@ -135,9 +148,12 @@ def skip_batch(db: Database, batch: Batch) -> RunReport:
 
 
 def fail_batch(db: Database, batch: Batch, analysis: Analysis) -> RunReport:
-    """The analysis failed: recorded, the watermark stays, the same turns are curated by a later run."""
+    """The analysis failed (or was deferred by the quota): recorded, the watermark stays, the same turns are
+    curated by a later run."""
+    status: RunStatus = "deferred" if analysis.deferred else "failed"
     with db.owner_tx(batch.owner) as conn:
-        record_run(conn, batch, "failed", analysis)
-    return RunReport(owner=batch.owner, chat_id=batch.chat_id, run_id=batch.run_id, status="failed",
+        record_run(conn, batch, status, analysis)
+        usage(conn, batch, analysis)
+    return RunReport(owner=batch.owner, chat_id=batch.chat_id, run_id=batch.run_id, status=status,
                      from_seq=batch.from_seq, upto_seq=batch.upto_seq, retried=analysis.retried,
                      error=analysis.error)

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from curator.mentions import known_names
 from curator.prefilter import decide
 from curator.scrub import scrub, scrub_value
 from curator.turns import Turn, uncurated
@@ -104,19 +105,18 @@ def load_curator_context(db: Database, owner: str, chat_id: str, *, max_turns: i
         recent=[f"- {r['ref']} — {r['canonical_name']} ({r['kind']})" for r in recent],
         predicates=[_predicate(t) for t in types if _relevant(t, linked)],
         suppressions=[f"- {r['subject_ref']} {r['predicate']} {r['value_key']}" for r in suppressed],
-        untrusted=any(_untrusted(t) for t in turns), explicit=any(t.explicit for t in turns), **_gate(turns))
+        untrusted=any(_untrusted(t) for t in turns), explicit=any(t.explicit for t in turns),
+        **_gate(turns, known_names(db, owner, message, chat_id)))
 
 
-def _gate(turns: list[Turn]) -> dict[str, Any]:
-    """The prefilter over the batch: one durable turn (or an explicit one) is enough to ask the LLM."""
+def _gate(turns: list[Turn], names: list[str]) -> dict[str, Any]:
+    """The prefilter (curator.prefilter) over the batch: one durable or explicit turn is enough to ask the LLM."""
     reasons: list[str] = []
     for turn in turns:
-        if turn.explicit:
-            reasons.append(f"{turn.seq}: explicit")
-            continue
-        decision = decide(turn.text, list(turn.tool_calls))
+        decision = decide(turn.text, role=turn.role, tool_names=[c.name for c in turn.tool_calls],
+                          explicit=turn.explicit, known_names=names)
         if decision.trigger:
-            reasons += [f"{turn.seq}: {r}" for r in decision.reasons]
+            reasons += [f"#{turn.seq} {r}" for r in decision.reasons]
     return {"trigger": bool(reasons), "reasons": reasons}
 
 

@@ -10,19 +10,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from dataclasses import dataclass
 
 from pydantic_ai.models import Model
 
 from curator import commit as step
+from curator import quota
 from curator.batch import Analysis, Batch, BatchRequest, Routed, RunReport, run_id_for
 from curator.context import load_curator_context
 from curator.extract import analyse
+from curator.prompt import SYSTEM_PROMPT
+from curator.tracing import span
 from curator.validate import validate
+from graph.agent.render import approx_tokens
 from graph.platform.db import Database
 from graph.settings import Settings
 
 log = logging.getLogger("worldmem.curator")
+OUTPUT_ESTIMATE = 1000  # tokens the quota reserves for the answer
 MAX_BATCHES = 50  # one `curate` call reads at most this many batches (20 turns each): 1000 turns
 
 
@@ -33,8 +39,9 @@ class Curator:
     model: Model | None
 
     def load(self, req: BatchRequest) -> Batch | None:
-        ctx = load_curator_context(self.db, req.owner, req.chat_id, max_turns=self.settings.curator_max_turns,
-                                   max_tokens=self.settings.curator_max_tokens)
+        with span("curator.load"):
+            ctx = load_curator_context(self.db, req.owner, req.chat_id, max_turns=self.settings.curator_max_turns,
+                                       max_tokens=self.settings.curator_max_tokens)
         if ctx is None:
             return None
         return Batch(owner=req.owner, chat_id=req.chat_id, run_id=run_id_for(req.chat_id, ctx.from_seq, ctx.upto_seq),
@@ -43,9 +50,20 @@ class Curator:
                      turn_run_ids=sorted({t.run_id for t in ctx.turns if t.run_id}))
 
     async def analyse(self, batch: Batch) -> Analysis:
+        """The LLM call, after the owner's quota allows it (over budget: deferred, tried again later)."""
         if self.model is None:
             return Analysis(error="no curator model configured")
-        return await analyse(batch, self.model, self.settings.curator_timeout_s)
+        estimate = approx_tokens(SYSTEM_PROMPT) + approx_tokens(batch.prompt) + OUTPUT_ESTIMATE
+        if not await asyncio.to_thread(quota.try_spend, self.db, batch.owner, estimate, settings=self.settings):
+            return Analysis(error="over the owner's curator quota: deferred", deferred=True)
+        with span("curator.analyze", turns=batch.upto_seq - batch.from_seq + 1) as current:
+            analysis = await analyse(batch, self.model, self.settings.curator_timeout_s)
+            current.set_attribute("operations", len(analysis.operations))
+            current.set_attribute("failed", analysis.error is not None)
+        analysis.call_id = f"{batch.run_id}:{uuid.uuid4().hex[:8]}"
+        used = analysis.input_tokens + analysis.output_tokens
+        await asyncio.to_thread(quota.settle, self.db, batch.owner, estimate, used, settings=self.settings)
+        return analysis
 
     def validate(self, batch: Batch, analysis: Analysis) -> Routed:
         with span("curator.validate", operations=len(analysis.operations)) as current:

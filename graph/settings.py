@@ -45,8 +45,8 @@ class Settings(BaseSettings):
         default=0.5, description="Assertions less confident than this wait as pending for review.")
     max_value_bytes: int = Field(default=16_384, description="Largest JSON value of one fact.")
     curator_model: str | None = Field(
-        default=None, description="pydantic-ai model string for the curator (e.g. openai:gpt-4o-mini); unset and "
-        "no base URL: turns are stored, nothing is curated.")
+        default=None, description="The curator's LLM: a pydantic-ai model string (e.g. openai:gpt-4o-mini). "
+        "Unset: turns are stored and wait in the backlog (curatorStatus says so).")
     curator_base_url: str | None = Field(
         default=None, description="An OpenAI-compatible server for the curator (Ollama, vLLM): its /v1 URL.")
     curator_api_key: str | None = Field(default=None, description="API key for curator_base_url, if it needs one.")
@@ -63,6 +63,10 @@ class Settings(BaseSettings):
     curator_activity_timeout_s: float = Field(
         default=180.0, description="A curator activity (on Temporal) not done by then is retried on another worker.")
     temporal_task_queue: str = "worldmem-curator"
+    curator_quota_tokens_per_day: int = Field(
+        default=500_000, ge=0, description="Curator LLM tokens an owner's bucket refills per day.")
+    curator_quota_burst: int = Field(
+        default=100_000, ge=0, description="The bucket's capacity: most tokens an owner can spend at once.")
 
     @field_validator("db_name")
     @classmethod

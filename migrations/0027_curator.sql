@@ -11,7 +11,7 @@ CREATE TABLE curator_runs (
     chat_id      text NOT NULL,
     from_seq     bigint NOT NULL,
     upto_seq     bigint NOT NULL,
-    status       text NOT NULL CHECK (status IN ('committed', 'skipped', 'failed', 'stale')),
+    status       text NOT NULL CHECK (status IN ('committed', 'skipped', 'failed', 'deferred')),
     model        text,
     retried      boolean NOT NULL DEFAULT false,
     proposed     integer NOT NULL DEFAULT 0,

@@ -68,7 +68,9 @@ class CuratorQuery:
                                   "model is configured; `language` en or de for the message")
     async def curator_status(self, info: Info[Any, Any], chat_id: str, language: str = "en") -> CuratorStatus:
         lang = st.language(language)
-        model = info.context.settings.curator_model
+        settings = info.context.settings
+        model = settings.curator_model or (f"openai-compatible:{settings.curator_model_name}"
+                                           if settings.curator_base_url else None)
         s = await blocking(st.chat_status, database(info), principal(info).owner, chat_id, model)
         return CuratorStatus(chat_id=s.chat_id, backlog=s.backlog, explicit_backlog=s.explicit_backlog,
                              watermark=s.watermark, last_seq=s.last_seq, last_turn_at=s.last_turn_at,

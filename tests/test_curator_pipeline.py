@@ -243,6 +243,7 @@ def test_entity_resolution_strong_signals_only(db: Database, settings: Settings,
 def test_what_the_owner_rejected_is_not_proposed_again(db: Database, settings: Settings, owner: str) -> None:
     from curator import proposal as p
     from graph.ledger.committer import commit_proposal
+    from graph.ledger.tokens import owner_principal
 
     guess = fact("person:me", "prefers", "Katzenfutter von Marke X", origin="inference")
     script = Script([ops(guess), ops(dict(guess))])
@@ -250,7 +251,7 @@ def test_what_the_owner_rejected_is_not_proposed_again(db: Database, settings: S
     [first] = run(db, settings, script, owner, "s")
     [item] = pending_review(db, owner).items
     assert first.pending == 1 and item.fact_id is not None
-    rejected = commit_proposal(db, owner, p.MemoryMutationProposal(run_id="owner-no", operations=[
+    rejected = commit_proposal(db, owner_principal(owner), p.MemoryMutationProposal(run_id="owner-no", operations=[
         p.RejectProposal(fact_id=str(item.fact_id), source="user")]))
     assert rejected.committed == 1
     turn(db, owner, "s", "Marke X ist immer noch ihre Lieblingsmarke")
