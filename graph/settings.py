@@ -67,6 +67,13 @@ class Settings(BaseSettings):
         default=500_000, ge=0, description="Curator LLM tokens an owner's bucket refills per day.")
     curator_quota_burst: int = Field(
         default=100_000, ge=0, description="The bucket's capacity: most tokens an owner can spend at once.")
+    body_timeout_s: float = Field(default=10.0, description="A request body must arrive within this time.")
+    max_query_tokens: int = Field(default=5_000, description="Longer GraphQL documents are refused unparsed.")
+    max_query_aliases: int = Field(default=30, description="More aliases in one document are refused.")
+    owner_db_share: int = Field(
+        default=2, description="Database calls one owner may run at once (the rest of that owner's wait).")
+    request_db_budget_s: float = Field(
+        default=10.0, description="Database time (including waiting for it) one GraphQL request may use.")
 
     @field_validator("db_name")
     @classmethod
