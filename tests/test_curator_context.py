@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import psycopg
 import pytest
 
 from curator.context import fit, load_curator_context
@@ -78,3 +79,11 @@ def test_cap_summarises_older_turns(db: Database, owner: str) -> None:
     assert all(len(t.text) <= 161 for t in lines[:-2]) and len(lines[-1].text) > 1000
     ctx = load_curator_context(db, owner, "long", max_turns=4)
     assert ctx is not None and (ctx.from_seq, ctx.upto_seq) == (1, 4)  # at most max_turns per run
+
+
+def test_curator_time_columns_have_the_range_check(admin_conn: psycopg.Connection) -> None:
+    names = {r[0] for r in admin_conn.execute(
+        "SELECT conname FROM pg_constraint WHERE conname LIKE ANY (ARRAY['curator%_in_range', 'chat_turns%_in_range',"
+        " 'vocabulary%_in_range'])")}
+    assert {"curator_runs_recorded_at_in_range", "curator_dropped_ops_recorded_at_in_range",
+            "vocabulary_proposals_recorded_at_in_range", "chat_turns_created_at_in_range"} <= names
