@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, RetractFact
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
-from graph.ledger.timeline import known_at
+from graph.ledger.timeline import known
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
@@ -87,7 +87,7 @@ def test_random_histories_match_the_oracle(db: Database, registered: None,
     # Brute force over every (R, V) on the history rows with the pure as-of predicate.
     for k, r in enumerate(system_times):
         for v in range(DAYS + 6):
-            live = [f for f in rows if known_at(f.recorded_at, f.superseded_at, r)
+            live = [f for f in rows if known(f.recorded_at, f.superseded_at, r)
                     and f.valid_from <= day(v) and (f.valid_to is None or day(v) < f.valid_to)]
             assert len(live) <= 1, f"two believed values at R={k} V={v}"
             got = live[0].value if live else None

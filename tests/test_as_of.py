@@ -1,0 +1,169 @@
+"""As known at R means as known at R, also across merges and splits (issue 8).
+
+The one as-of condition (`wm_during` / `wm_known` in the database, `timeline.during` / `known` in Python)
+agrees with itself in SQL, in Cypher and in Python; and refs are resolved as of the system time asked,
+in the typed reads, the agent's tools, traversal and the context builder.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+import pytest
+
+import cypher
+from curator import proposal as p
+from graph.age.mirror import micros
+from graph.agent import recall
+from graph.agent.world_context import ContextRequest, build
+from graph.ledger.committer import commit_proposal
+from graph.ledger.timeline import during, known
+from graph.platform.db import Database
+from graph.reads.temporal import fact_history, state_as_known_at, state_at
+from graph.reads.traversal import Direction, NeighborQuery, neighbors
+
+EV = p.Evidence(kind="test", text="as of")
+V0 = datetime(2020, 1, 1, tzinfo=UTC)
+R1, R2, R3, R4 = (datetime(2021, m, 1, tzinfo=UTC) for m in (1, 3, 5, 7))  # system times of the steps
+
+
+def _commit(db: Database, owner: str, at: datetime, *ops: Any) -> None:
+    proposal = p.MemoryMutationProposal(run_id=uuid.uuid4().hex, operations=list(ops))
+    result = commit_proposal(db, owner, proposal, recorded_at=at, may_import=True)
+    assert result.rejected == [], result.rejected
+
+
+def _fact(subject: str, predicate: str, value: Any) -> p.AssertFact:
+    return p.AssertFact(subject=subject, predicate=predicate, value=value, valid_from=V0, source="user",
+                        evidence=EV)
+
+
+# --- the one condition --------------------------------------------------------------------------------
+
+T = [datetime(2021, 1, d, tzinfo=UTC) for d in (1, 2, 3)]
+CASES = [(lo, hi, t) for lo, hi, t in itertools.product(T, [*T, None], T) if hi is None or hi >= lo]
+
+
+def test_during_and_known_agree_in_python_sql_and_cypher(db: Database) -> None:
+    with db.owner_tx("nobody", read_only=True) as conn:
+        for lo, hi, t in CASES:
+            sql = conn.execute("SELECT wm_during(%s, %s, %s) AS d, wm_known(%s, %s, %s) AS k, "
+                               "wm_known(%s, %s, NULL) AS n", (lo, hi, t, lo, hi, t, lo, hi)).fetchone()
+            assert sql is not None
+            params = json.dumps({"lo": micros(lo), "hi": micros(hi), "t": micros(t)})
+            graph = conn.execute(
+                "SELECT * FROM ag_catalog.cypher('worldgraph', $$ RETURN public.wm_during($lo, $hi, $t), "
+                "public.wm_known($lo, $hi, $t), public.wm_known($lo, $hi, null) $$, %s) "
+                "AS (d ag_catalog.agtype, k ag_catalog.agtype, n ag_catalog.agtype)", (params,)).fetchone()
+            assert graph is not None
+            expected = (during(lo, hi, t), known(lo, hi, t), known(lo, hi, None))
+            assert (sql["d"], sql["k"], sql["n"]) == expected, (lo, hi, t)
+            assert tuple(cypher.parse_agtype(v) for v in graph.values()) == expected, (lo, hi, t)
+    assert any(during(*c) for c in CASES) and not all(during(*c) for c in CASES)
+
+
+# --- merges and splits ----------------------------------------------------------------------------------
+
+@pytest.fixture
+def merged(db: Database, owner: str) -> str:
+    """pet:a (alias "Ace") and pet:b, known from R1; pet:a merged into pet:b at R2; split again at R4."""
+    _commit(db, owner, R1, p.UpsertEntity(ref="pet:a", kind="pet", canonical_name="A", aliases=["Ace"]),
+            p.UpsertEntity(ref="pet:b", kind="pet", canonical_name="B"),
+            p.UpsertEntity(ref="person:o", kind="person", canonical_name="O"),
+            _fact("pet:a", "birthday", "2019-01-01"), _fact("pet:b", "birthday", "2018-05-05"),
+            _fact("pet:a", "description", "grey"),
+            p.AssertRelationship(subject="person:o", predicate="owns", object="pet:a", valid_from=V0,
+                                 source="user", evidence=EV))
+    _commit(db, owner, R2, p.MergeEntities(entity="pet:a", into="pet:b", reason="same"))
+    return owner
+
+
+def _facts(view: Any) -> list[tuple[str, str, str]]:
+    return sorted((view.ref, f.predicate, str(f.value)) for f in view.facts)
+
+
+def test_state_as_known_at_resolves_the_ref_as_of_the_system_time(db: Database, merged: str) -> None:
+    before = state_as_known_at(db, merged, "pet:a", R1 + timedelta(days=1), V0)
+    assert before is not None
+    assert _facts(before) == [("pet:a", "birthday", "2019-01-01"), ("pet:a", "description", "grey")]
+    by_alias = state_as_known_at(db, merged, "Ace", R1 + timedelta(days=1), V0)  # the alias named pet:a then
+    assert by_alias is not None and _facts(by_alias) == _facts(before)
+    after = state_as_known_at(db, merged, "pet:a", R2 + timedelta(days=1), V0)
+    assert after is not None and after.ref == "pet:b"
+    assert ("pet:b", "birthday", "2018-05-05") in _facts(after) and ("pet:b", "description", "grey") in _facts(after)
+    now = state_at(db, merged, "pet:a", V0)
+    assert now is not None and _facts(now) == _facts(after)
+    # Before anything was known about it, the ref names the entity, with nothing known.
+    unknown = state_as_known_at(db, merged, "pet:a", R1 - timedelta(days=1), V0)
+    assert unknown is not None and unknown.facts == []
+
+
+def test_fact_history_of_a_merged_entity_is_its_own(db: Database, merged: str) -> None:
+    rows = fact_history(db, merged, "pet:a", "birthday")
+    assert [(str(f.value), f.status, f.recorded_at, f.superseded_at) for f in rows] == [
+        ("2019-01-01", "superseded", R1, R2)]
+    survivor = fact_history(db, merged, "pet:b", "birthday")
+    assert [str(f.value) for f in survivor] == ["2018-05-05"]
+
+
+def test_split_ends_the_merge_at_its_own_system_time(db: Database, merged: str) -> None:
+    _commit(db, merged, R4, p.SplitEntity(entity="pet:a", reason="different cats"))
+    between = state_as_known_at(db, merged, "pet:a", R3, V0)
+    assert between is not None and between.ref == "pet:b"
+    after = state_as_known_at(db, merged, "pet:a", R4 + timedelta(days=1), V0)
+    assert after is not None and _facts(after) == [("pet:a", "birthday", "2019-01-01"), ("pet:a", "description",
+                                                                                         "grey")]
+    assert [(f.recorded_at, f.superseded_at) for f in fact_history(db, merged, "pet:a", "birthday")] == [
+        (R1, R2), (R4, None)]
+
+
+def test_agent_tools_resolve_as_of_the_system_time(db: Database, merged: str) -> None:
+    before = recall.state_as_known_at(db, merged, "pet:a", R1 + timedelta(days=1), V0)
+    assert before.entity is not None and before.entity.ref == "pet:a"
+    assert sorted(str(s.fact.value) for s in before.statements) == ["2019-01-01", "grey"]
+    after = recall.state_as_known_at(db, merged, "pet:a", R2 + timedelta(days=1), V0)
+    assert after.entity is not None and after.entity.ref == "pet:b"
+    history = recall.get_fact_history(db, merged, "pet:a", "birthday")
+    assert history.entity is not None and history.entity.ref == "pet:a"
+    assert [str(s.fact.value) for s in history.statements] == ["2019-01-01"]
+    now = recall.state_at(db, merged, "pet:a", V0)
+    assert now.entity is not None and now.entity.ref == "pet:b"
+
+
+def test_neighbors_resolve_the_origin_as_of_the_system_time(db: Database, merged: str) -> None:
+    then = neighbors(db, merged, NeighborQuery(ref="pet:a", direction=Direction.IN, valid_time=R3,
+                                               system_time=R1 + timedelta(days=1)))
+    assert then is not None and then.origin.ref == "pet:a"
+    assert [(h.source.ref, h.label, h.target.ref) for h in then.hops] == [("pet:a", "owned_by", "person:o")]
+    later = neighbors(db, merged, NeighborQuery(ref="pet:a", direction=Direction.IN, valid_time=R3,
+                                                system_time=R2 + timedelta(days=1)))
+    assert later is not None and later.origin.ref == "pet:b"
+    assert [(h.source.ref, h.label, h.target.ref) for h in later.hops] == [("pet:b", "owned_by", "person:o")]
+
+
+def test_context_follows_a_chain_of_merges(db: Database, merged: str) -> None:
+    _commit(db, merged, R3, p.UpsertEntity(ref="pet:c", kind="pet", canonical_name="C"),
+            p.MergeEntities(entity="pet:b", into="pet:c"))
+    context = build(db, merged, ContextRequest(message="how is pet:a?", at=R4))
+    assert [le.entity.ref for le in context.linked] == ["pet:c"]
+    assert recall.state_at(db, merged, "pet:a", V0).entity is not None
+    assert state_as_known_at(db, merged, "pet:a", R3 + timedelta(days=1), V0).ref == "pet:c"  # type: ignore[union-attr]
+
+
+def test_survivor_function_as_the_app_sees_it(db: Database, merged: str) -> None:
+    def survivor(conn: psycopg.Connection[Any], r: datetime | None) -> str:
+        row = conn.execute("SELECT e.ref FROM entities e WHERE e.id = wm_survivor((SELECT id FROM entities "
+                           "WHERE ref = 'pet:a'), %s)", (r,)).fetchone()
+        assert row is not None
+        return str(row["ref"])
+
+    with db.owner_tx(merged, read_only=True) as conn:
+        assert [survivor(conn, r) for r in (R1, R2, R3, None)] == ["pet:a", "pet:b", "pet:b", "pet:b"]
+    with db.owner_tx("someone-else", read_only=True) as conn:  # another owner sees no merge at all
+        row = conn.execute("SELECT count(*) AS n FROM entity_merges").fetchone()
+        assert row is not None and row["n"] == 0
