@@ -36,7 +36,9 @@ CREATE FUNCTION wm_known(recorded_at ag_catalog.agtype, superseded_at ag_catalog
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN wm_known(wm_micros(recorded_at), wm_micros(superseded_at), wm_micros(r));
 
--- Merges carry their own system time ([recorded_at, split_at)); a chain is at most 16 hops (as before).
+-- Merges carry their own system time ([recorded_at, split_at) in entity_merges). Now (r NULL) the chain is
+-- entities.merged_into_id, which merge and split keep equal to the open merges and which the graph
+-- mirror, doctor and the hot read paths use; a chain is at most 16 hops (as before).
 CREATE FUNCTION wm_survivor(entity uuid, r timestamptz) RETURNS uuid
     LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $fn$
@@ -45,11 +47,15 @@ DECLARE
     next uuid;
 BEGIN
     FOR hop IN 1..16 LOOP
-        SELECT m.into_id INTO next
-        FROM entity_merges m
-        WHERE m.owner_sub = wm_owner() AND m.merged_id = cur AND wm_known(m.recorded_at, m.split_at, r)
-        ORDER BY m.recorded_at DESC
-        LIMIT 1;
+        IF r IS NULL THEN
+            SELECT e.merged_into_id INTO next FROM entities e WHERE e.owner_sub = wm_owner() AND e.id = cur;
+        ELSE
+            SELECT m.into_id INTO next
+            FROM entity_merges m
+            WHERE m.owner_sub = wm_owner() AND m.merged_id = cur AND wm_known(m.recorded_at, m.split_at, r)
+            ORDER BY m.recorded_at DESC
+            LIMIT 1;
+        END IF;
         EXIT WHEN next IS NULL;
         cur := next;
     END LOOP;
@@ -59,7 +65,7 @@ $fn$;
 
 -- wm_survivor looks merges up by the merged entity at any system time (the old index held open ones).
 CREATE INDEX entity_merges_merged ON entity_merges (owner_sub, merged_id, recorded_at);
--- Traversal: the entities merged into a frontier at system time r.
+-- Traversal: the entities merged into a frontier as of system time r.
 CREATE INDEX entity_merges_into_all ON entity_merges (owner_sub, into_id, recorded_at);
 -- Aliases as known at r: by name, over all system time (the unique index holds believed ones only).
 CREATE INDEX entity_aliases_norm_history ON entity_aliases (owner_sub, alias_norm, recorded_at);

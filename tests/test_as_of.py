@@ -26,6 +26,7 @@ from graph.ledger.timeline import during, known
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
+from graph.sql import load
 
 EV = p.Evidence(kind="test", text="as of")
 V0 = datetime(2020, 1, 1, tzinfo=UTC)
@@ -167,3 +168,39 @@ def test_survivor_function_as_the_app_sees_it(db: Database, merged: str) -> None
     with db.owner_tx("someone-else", read_only=True) as conn:  # another owner sees no merge at all
         row = conn.execute("SELECT count(*) AS n FROM entity_merges").fetchone()
         assert row is not None and row["n"] == 0
+
+
+NAMED: dict[str, tuple[dict[str, Any], set[str]]] = {
+    "entity_survivor": ({"id": uuid.uuid4(), "system_time": None},
+                        {"id", "ref", "kind", "canonical_name", "status", "merged_into_id", "created_at"}),
+    "entity_by_alias": ({"alias": "Ace", "system_time": R1}, {"id", "ref", "kind", "canonical_name", "status",
+                                                              "merged_into_id", "created_at"}),
+    "traversal_merged_sources_at": ({"ids": [uuid.uuid4()], "system_time": R1}, {"id", "survivor"}),
+    "traversal_any_merge_at": ({"system_time": R1}, {"merged"}),
+    "traversal_survivors": ({"ids": [uuid.uuid4()], "system_time": None}, {"start_id", "id", "ref", "kind", "name"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAMED))
+def test_named_queries_return_their_fields(db: Database, merged: str, name: str) -> None:
+    params, columns = NAMED[name]
+    with db.owner_tx(merged, read_only=True) as conn:
+        cur = conn.execute(load(name), params)
+        assert cur.description is not None
+        assert {c.name for c in cur.description} == columns
+
+
+def test_merges_known_at_r_as_traversal_sees_them(db: Database, merged: str) -> None:
+    with db.owner_tx(merged, read_only=True) as conn:
+        ids = {r["ref"]: r["id"] for r in conn.execute("SELECT ref, id FROM entities").fetchall()}
+
+        def sources(r: datetime) -> list[tuple[Any, Any]]:
+            rows = conn.execute(load("traversal_merged_sources_at"), {"ids": [ids["pet:b"]], "system_time": r})
+            return [(row["id"], row["survivor"]) for row in rows.fetchall()]
+
+        def any_merge(r: datetime) -> bool:
+            row = conn.execute(load("traversal_any_merge_at"), {"system_time": r}).fetchone()
+            return bool(row and row["merged"])
+
+        assert sources(R1) == [] and not any_merge(R1)
+        assert sources(R2) == [(ids["pet:a"], ids["pet:b"])] and any_merge(R2)

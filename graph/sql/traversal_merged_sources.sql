@@ -1,14 +1,10 @@
--- Entities merged (possibly through a chain) into any of %(ids)s as of system time %(system_time)s (now
--- when NULL; merges carry their own system time, wm_known in migrations/0015_as_of.sql): their edges
--- belong to the survivor.
+-- Entities merged (possibly through a chain) into any of %(ids)s: their edges belong to the survivor.
 WITH RECURSIVE merged (id, survivor, hops) AS (
-    SELECT merged_id, into_id, 1 FROM entity_merges
-    WHERE owner_sub = wm_owner() AND into_id = ANY(%(ids)s)
-      AND wm_known(recorded_at, split_at, %(system_time)s::timestamptz)
+    SELECT id, merged_into_id, 1 FROM entities
+    WHERE owner_sub = wm_owner() AND merged_into_id = ANY(%(ids)s)
     UNION ALL
-    SELECT m.merged_id, g.survivor, g.hops + 1
-    FROM entity_merges m JOIN merged g ON m.into_id = g.id
-    WHERE m.owner_sub = wm_owner() AND g.hops < 16
-      AND wm_known(m.recorded_at, m.split_at, %(system_time)s::timestamptz)
+    SELECT e.id, m.survivor, m.hops + 1
+    FROM entities e JOIN merged m ON e.merged_into_id = m.id
+    WHERE e.owner_sub = wm_owner() AND m.hops < 16
 )
 SELECT id, survivor FROM merged
