@@ -4,6 +4,8 @@
 -- of each kind are scored, so a word shared by thousands of names stays cheap (those are then a sample).
 -- Aliases as believed at %(system_time)s (now when NULL; wm_known, migrations/0015). With %(follow)s a
 -- merged entity stands for its survivor as of that system time; each entity comes once, with its best match.
+-- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
+-- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
 WITH exact AS (
     SELECT id AS entity_id, 'ref' AS via, ref AS matched, 1.0::float8 AS score
     FROM entities
@@ -42,13 +44,16 @@ WITH exact AS (
     SELECT entity_id, 'similar alias', matched,
            greatest(similarity(lower(%(query)s), matched), word_similarity(lower(%(query)s), matched))
     FROM similar_aliases
-), best AS (
-    SELECT DISTINCT ON (s.id) s.id, s.ref, s.kind, s.canonical_name AS name, h.via, h.matched, h.score
+), resolved AS MATERIALIZED (
+    SELECT h.*, CASE WHEN NOT %(follow)s THEN e.id
+                     WHEN e.merged_into_id IS NULL AND %(system_time)s::timestamptz IS NULL THEN e.id
+                     ELSE wm_survivor(e.id, %(system_time)s::timestamptz) END AS survivor_id
     FROM hits h
     JOIN entities e ON e.id = h.entity_id
-    JOIN entities s ON s.id = CASE WHEN NOT %(follow)s THEN e.id
-                                   WHEN e.merged_into_id IS NULL AND %(system_time)s::timestamptz IS NULL THEN e.id
-                                   ELSE wm_survivor(e.id, %(system_time)s::timestamptz) END
+), best AS (
+    SELECT DISTINCT ON (s.id) s.id, s.ref, s.kind, s.canonical_name AS name, h.via, h.matched, h.score
+    FROM resolved h
+    JOIN entities s ON s.id = h.survivor_id
     WHERE %(kind)s::text IS NULL OR s.kind = %(kind)s::text
     ORDER BY s.id, h.score DESC,
              CASE h.via WHEN 'ref' THEN 0 WHEN 'alias' THEN 1 WHEN 'name' THEN 2 ELSE 3 END
