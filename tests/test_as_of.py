@@ -23,6 +23,7 @@ from graph.agent import recall
 from graph.agent.world_context import ContextRequest, build
 from graph.ledger.committer import commit_proposal
 from graph.ledger.timeline import during, known
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
@@ -35,7 +36,7 @@ R1, R2, R3, R4 = (datetime(2021, m, 1, tzinfo=UTC) for m in (1, 3, 5, 7))  # sys
 
 def _commit(db: Database, owner: str, at: datetime, *ops: Any) -> None:
     proposal = p.MemoryMutationProposal(run_id=uuid.uuid4().hex, operations=list(ops))
-    result = commit_proposal(db, owner, proposal, recorded_at=at, may_import=True)
+    result = commit_proposal(db, owner_principal(owner), proposal, recorded_at=at)
     assert result.rejected == [], result.rejected
 
 

@@ -180,7 +180,7 @@ def _operation(step: Step) -> Any:
 
 def _run(db: Database, owner: str, n: int, operations: list[Any]) -> list[str]:
     proposal = MemoryMutationProposal(run_id=f"p{n}", operations=operations)
-    return [r.code for r in commit_proposal(db, owner, proposal, recorded_at=day(100 + n), may_import=True).rejected]
+    return [r.code for r in commit_proposal(db, owner_principal(owner), proposal, recorded_at=day(100 + n)).rejected]
 
 
 def _seed(db: Database, owner: str) -> None:

@@ -16,6 +16,7 @@ import psycopg
 from curator import proposal as p
 from graph.age.doctor import check
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_at
 
@@ -26,7 +27,8 @@ PROBE = {"2021": datetime(2021, 6, 1, tzinfo=UTC), "2022": datetime(2022, 6, 1, 
 
 
 def commit(db: Database, owner: str, *ops: Any) -> CommitResult:
-    return commit_proposal(db, owner, p.MemoryMutationProposal(run_id=uuid.uuid4().hex, operations=list(ops)))
+    return commit_proposal(db, owner_principal(owner), p.MemoryMutationProposal(run_id=uuid.uuid4().hex,
+                                                                          operations=list(ops)))
 
 
 def ok(result: CommitResult) -> None:
