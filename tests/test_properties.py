@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from curator.proposal import (
@@ -213,6 +213,14 @@ def _now(db: Database, owner: str) -> dict[tuple[str, int], Any]:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(history=belief_steps(merges=True))
+# Always covered: a moved relationship and set member changed after the merge, then the split.
+@example(history=[("assert", "thing:t0", "prop_near", "thing:t1", 0, None, None),
+                  ("assert", "thing:t1", "prop_tags", 2, 0, 6, SCOPE), ("merge", "thing:t1", "thing:t2"),
+                  ("assert", "thing:t0", "prop_near", "thing:t0", 5, None, None),
+                  ("assert", "thing:t2", "prop_tags", 2, 4, None, SCOPE), ("split", "thing:t1")])
+@example(history=[("assert", "thing:t1", "prop_level", 1, 0, None, None), ("merge", "thing:t1", "thing:t0"),
+                  ("split", "thing:t1"), ("merge", "thing:t0", "thing:t1"),
+                  ("assert", "thing:t1", "prop_level", 2, 3, 7, None), ("split", "thing:t0")])
 def test_known_at_r_is_what_was_read_at_r_across_merges_and_splits(
         db: Database, registered_kinds: None, history: list[Step]) -> None:
     """Every read taken right after step n is repeated exactly by the as-of reads at R_n later, for
