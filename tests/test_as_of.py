@@ -15,6 +15,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from fastapi.testclient import TestClient
 
 import cypher
 from curator import proposal as p
@@ -28,6 +29,7 @@ from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
 from graph.sql import load
+from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 
 EV = p.Evidence(kind="test", text="as of")
 V0 = datetime(2020, 1, 1, tzinfo=UTC)
@@ -205,3 +207,24 @@ def test_merges_known_at_r_as_traversal_sees_them(db: Database, merged: str) -> 
 
         assert sources(R1) == [] and not any_merge(R1)
         assert sources(R2) == [(ids["pet:a"], ids["pet:b"])] and any_merge(R2)
+
+
+KNOWN = """query($ref: String!, $r: DateTime!, $v: DateTime) {
+  stateAsKnownAt(ref: $ref, systemTime: $r, validTime: $v) { ref facts { predicate value } }
+  factHistory(ref: $ref, predicate: "birthday") { value status recordedAt supersededAt }
+}"""
+
+
+def test_the_typed_fields_over_graphql(client: TestClient, make_token: MakeToken, merged: str) -> None:  # noqa: F811
+    token = make_token(merged)
+    before = gql(client, token, KNOWN, {"ref": "pet:a", "r": (R1 + timedelta(days=1)).isoformat(),
+                                        "v": V0.isoformat()})
+    assert "errors" not in before, before
+    state = before["data"]["stateAsKnownAt"]
+    assert state["ref"] == "pet:a"
+    assert sorted((f["predicate"], f["value"]) for f in state["facts"]) == [("birthday", "2019-01-01"),
+                                                                          ("description", "grey")]
+    assert [(h["value"], h["status"]) for h in before["data"]["factHistory"]] == [("2019-01-01", "superseded")]
+    after = gql(client, token, KNOWN, {"ref": "pet:a", "r": (R2 + timedelta(days=1)).isoformat(),
+                                       "v": V0.isoformat()})
+    assert after["data"]["stateAsKnownAt"]["ref"] == "pet:b"
