@@ -30,7 +30,7 @@ EVENTS_PER_RUN = 5
 ENTITIES_PER_RUN = 5
 # Planner statistics after each map step: the later joins go badly wrong on a freshly filled table.
 STEPS = ("seed_ent_map", "seed_analyze", "seed_entities", "seed_entity_vertices", "seed_ev_map", "seed_analyze",
-         "seed_events", "seed_event_vertices", "seed_caused", "seed_rel_facts", "seed_literal_facts",
+         "seed_events", "seed_merges", "seed_event_vertices", "seed_caused", "seed_rel_facts", "seed_literal_facts",
          "seed_owner")
 
 

@@ -3,9 +3,7 @@
 UNWIND $ids AS fid
 MATCH (a:Entity) WHERE a.id = fid
 MATCH (a)<-[r:REL]-(b:Entity)
-WHERE r.valid_from <= $v AND (r.valid_to IS NULL OR r.valid_to > $v)
-  AND (($r IS NULL AND r.superseded_at IS NULL AND r.status = 'active')
-       OR ($r IS NOT NULL AND r.recorded_at <= $r AND (r.superseded_at IS NULL OR r.superseded_at > $r)))
+WHERE public.wm_during(r.valid_from, r.valid_to, $v) AND public.wm_known(r.recorded_at, r.superseded_at, $r)
   AND ($predicates IS NULL OR r.predicate IN $predicates)
 RETURN a.id, r.id, r.predicate, r.scope, r.valid_from, r.valid_to, r.recorded_at, r.superseded_at,
        b.id, b.ref, b.kind, b.name, b.status, b.merged_into

@@ -111,7 +111,8 @@ def test_other_owners_see_nothing(db: Database, demo: str) -> None:
 
 
 NAMED_QUERIES: dict[str, tuple[dict[str, Any], set[str]]] = {
-    "agent_find_entity": ({"query": "Luna", "kind": None, "at": NOW, "limit": 5, "pool": 20},
+    "agent_find_entity": ({"query": "Luna", "kind": None, "at": NOW, "limit": 5, "pool": 20,
+                           "system_time": None, "follow": True},
                           {"id", "ref", "kind", "name", "via", "matched", "score"}),
     "agent_search_entities": ({"query": "Luna", "at": NOW, "limit": 5, "pool": 20},
                               {"id", "ref", "kind", "name", "via", "matched", "score"}),

@@ -9,7 +9,7 @@ from typing import Any
 import psycopg
 
 from curator import proposal as p
-from graph.governance.merge import swap, uncovered
+from graph.governance.moves import swap, uncovered
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.timeline import Interval
 from graph.ledger.tokens import Principal, owner_principal

@@ -19,18 +19,18 @@ import psycopg
 from graph.agent import scopes
 from graph.agent.render import About, Statement, day
 from graph.agent.search import EXACT, find, now, statement
-from graph.errors import BadInput
 from graph.platform.db import Database
-from graph.reads.temporal import FactView
+from graph.reads.temporal import FactView, Question, answer
 from graph.sql import load
 
 MAX_FACTS = 500
 HIDDEN = ("pending", "proposed")
 
 
-def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool) -> About:
-    """An About naming one entity, or one with candidates and a message saying why not."""
-    found = find(conn, name)
+def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool, q: Question | None = None) -> About:
+    """An About naming one entity, or one with candidates and a message saying why not; resolved as of
+    the question's system time (graph.reads.temporal.Question), now by default."""
+    found = find(conn, name, system_time=q.system_time if q else None, follow=q.follows_merges if q else True)
     about = About(query=name)
     best = found.unique
     if best is not None and (fuzzy or best.score >= EXACT):
@@ -96,51 +96,36 @@ def recall_facts_about(db: Database, owner: str, entity_or_query: str, predicate
 
 def get_fact_history(db: Database, owner: str, ref: str, predicate: str) -> About:
     """Every recorded row of (ref, predicate), oldest first, superseded and invalidated ones included."""
-    with db.owner_tx(owner, read_only=True) as conn:
-        about = named(conn, ref, fuzzy=False)
-        if about.entity is None:
-            return about
-        rows = conn.execute(load("reads_fact_history"),
-                            {"subject_id": about.entity.id, "predicate": predicate}).fetchall()
-    about.statements = _statements(about, [r for r in rows if r["status"] not in HIDDEN])
+    about = _ask(db, owner, ref, Question.history(predicate))
+    about.statements = [s for s in about.statements if s.fact.status not in HIDDEN]
     about.heading = f"History of {predicate} (oldest first):"
     return about
 
 
 def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> About:
     """What is believed now about valid time `valid_time`."""
-    _aware(valid_time)
-    return _state(db, owner, ref, "reads_state_at", {"valid_time": valid_time},
-                  f"As believed now, for {day(valid_time)}:")
+    about = _ask(db, owner, ref, Question.as_of(valid_time))
+    about.heading = f"As believed now, for {day(valid_time)}:"
+    return about
 
 
 def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
                       valid_time: datetime | None = None) -> About:
     """What was believed at `system_time` about `valid_time` (defaults to system_time)."""
-    _aware(system_time)
-    valid = valid_time or system_time
-    _aware(valid)
-    return _state(db, owner, ref, "reads_state_known_at", {"system_time": system_time, "valid_time": valid},
-                  f"As known on {day(system_time)}, for {day(valid)}:")
-
-
-def _state(db: Database, owner: str, ref: str, query: str, params: dict[str, Any], heading: str) -> About:
-    with db.owner_tx(owner, read_only=True) as conn:
-        about = named(conn, ref, fuzzy=False)
-        if about.entity is None:
-            return about
-        rows = conn.execute(load(query), {**params, "subject_id": about.entity.id}).fetchall()
-    about.statements = _statements(about, rows)
-    about.heading = heading
+    q = Question.known_at(system_time, valid_time)
+    about = _ask(db, owner, ref, q)
+    about.heading = f"As known on {day(system_time)}, for {day(q.valid_time or system_time)}:"
     return about
 
 
-def _statements(about: About, rows: Sequence[dict[str, Any]]) -> list[Statement]:
-    assert about.entity is not None
-    return [Statement(subject=about.entity.ref, functional=r["functional"], fact=FactView.from_row(r))
-            for r in rows]
-
-
-def _aware(t: datetime) -> None:
-    if t.tzinfo is None:
-        raise BadInput("times need a UTC offset", code="BAD_TIME")
+def _ask(db: Database, owner: str, ref: str, q: Question) -> About:
+    """The agent's rendering of graph.reads.temporal.answer: the same rows, as statements."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        about = named(conn, ref, fuzzy=False, q=q)
+        if about.entity is None:
+            return about
+        rows = answer(conn, about.entity.id, q)
+    subject = about.entity.ref
+    about.statements = [Statement(subject=subject, functional=r["functional"], fact=FactView.from_row(r))
+                        for r in rows]
+    return about

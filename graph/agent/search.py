@@ -32,12 +32,17 @@ def _query(text: str) -> str:
     return " ".join(text.split())[:MAX_QUERY]
 
 
-def find(conn: psycopg.Connection[Any], query: str, kind: str | None = None, limit: int = 5) -> Found:
-    """Candidates for `query`, best first. Several exact matches, or close fuzzy ones, are ambiguous."""
+def find(conn: psycopg.Connection[Any], query: str, kind: str | None = None, limit: int = 5, *,
+         system_time: datetime | None = None, follow: bool = True) -> Found:
+    """Candidates for `query`, best first. Several exact matches, or close fuzzy ones, are ambiguous.
+
+    Names and aliases as believed at `system_time` (now when None); with `follow`, a merged entity stands
+    for the survivor it was merged into as of that time."""
     q = _query(query)
     if not q:
         return Found(query=query, kind=kind, message="Give a name, alias or ref to look for.")
-    params = {"query": q, "kind": kind, "at": now(), "limit": max(1, min(limit, 20)), "pool": POOL}
+    params = {"query": q, "kind": kind, "at": system_time or now(), "system_time": system_time,
+              "follow": follow, "limit": max(1, min(limit, 20)), "pool": POOL}
     rows = conn.execute(load("agent_find_entity"), params).fetchall()
     matches = [EntityMatch.model_validate(r) for r in rows]
     found = Found(query=q, kind=kind, matches=matches, ambiguous=is_ambiguous(matches))

@@ -15,7 +15,6 @@ from graph.errors import BadInput, NotFound
 from graph.sql import load
 
 REF = re.compile(r"^(?P<kind>[a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?):(?P<slug>[A-Za-z0-9][A-Za-z0-9_.\-#/@+]*)$")
-MAX_MERGE_HOPS = 16
 
 
 class Entity(BaseModel):
@@ -42,28 +41,28 @@ def by_id(conn: psycopg.Connection[Any], entity_id: UUID) -> Entity | None:
     return _row(conn.execute(load("entity_by_id"), {"id": entity_id}).fetchone())
 
 
-def follow_merges(conn: psycopg.Connection[Any], entity: Entity) -> Entity:
-    """Reads follow merged entities to their survivor."""
-    hops = 0
-    while entity.merged_into_id is not None and hops < MAX_MERGE_HOPS:
-        survivor = by_id(conn, entity.merged_into_id)
-        if survivor is None:
-            break
-        entity, hops = survivor, hops + 1
-    return entity
+def survivor(conn: psycopg.Connection[Any], entity: Entity, system_time: datetime | None = None) -> Entity:
+    """The entity `entity` stood for at `system_time` (now when None): merges carry their own system
+    time, so a ref merged later still names itself as known before the merge."""
+    if system_time is None and entity.merged_into_id is None:
+        return entity  # not merged now: no merge to follow (the common case costs no query)
+    found = _row(conn.execute(load("entity_survivor"), {"id": entity.id, "system_time": system_time}).fetchone())
+    return found or entity
 
 
-def resolve(conn: psycopg.Connection[Any], ref_or_alias: str, *, follow: bool = True) -> Entity | None:
-    """An entity by exact ref, else by a believed alias that names exactly one entity."""
+def resolve(conn: psycopg.Connection[Any], ref_or_alias: str, *, follow: bool = True,
+            system_time: datetime | None = None) -> Entity | None:
+    """An entity by exact ref, else by an alias believed at `system_time` (now when None) that names
+    exactly one entity; with `follow`, the survivor it was merged into as of that system time."""
     entity = _row(conn.execute(load("entity_by_ref"), {"ref": ref_or_alias}).fetchone())
     if entity is None:
-        rows = conn.execute(load("entity_by_alias"), {"alias": ref_or_alias}).fetchall()
+        rows = conn.execute(load("entity_by_alias"), {"alias": ref_or_alias, "system_time": system_time}).fetchall()
         if len(rows) > 1:
             raise BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities",
                            code="AMBIGUOUS_REF")
         entity = _row(rows[0] if rows else None)
     if entity is not None and follow:
-        entity = follow_merges(conn, entity)
+        entity = survivor(conn, entity, system_time)
     return entity
 
 

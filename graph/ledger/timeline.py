@@ -21,7 +21,7 @@ class Interval:
             raise ValueError("an interval must end after it starts")
 
     def contains(self, t: datetime) -> bool:
-        return self.start <= t and (self.end is None or t < self.end)
+        return during(self.start, self.end, t)
 
     def overlaps(self, other: Interval) -> bool:
         return _before(self.start, other.end) and _before(other.start, self.end)
@@ -127,7 +127,20 @@ def plan_add_member(believed_same_value: Sequence[Belief], new: Interval) -> Pla
     return Plan(close=[b.id for b in hits], insert=[Piece(merged)])
 
 
-def known_at(recorded_at: datetime, superseded_at: datetime | None, system_time: datetime) -> bool:
-    """Was a row part of what was believed at `system_time`? ([recorded_at, superseded_at))."""
-    return Interval(recorded_at, superseded_at).contains(system_time) if (
-        superseded_at is None or superseded_at > recorded_at) else False
+def during(lo: datetime, hi: datetime | None, t: datetime) -> bool:
+    """t lies in the half-open [lo, hi), hi None = open: the one as-of condition.
+
+    The database has the same function, `wm_during` (migrations/0015_as_of.sql), which every SQL and
+    Cypher as-of read calls; tests/test_as_of.py checks the two agree on every ordering of the arguments.
+    """
+    return lo <= t and (hi is None or t < hi)
+
+
+def known(recorded_at: datetime, superseded_at: datetime | None, system_time: datetime | None) -> bool:
+    """Was a row believed at `system_time` ([recorded_at, superseded_at))? None means now (still open).
+
+    The twin of the database's `wm_known`, used by facts, aliases, merges (split_at) and edges alike.
+    """
+    if system_time is None:
+        return superseded_at is None
+    return during(recorded_at, superseded_at, system_time)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -60,41 +61,91 @@ class EntityStateView(BaseModel):
     facts: list[FactView]
 
 
-def _aware(t: datetime, name: str) -> datetime:
+def aware(t: datetime, name: str) -> datetime:
     if t.tzinfo is None:
         raise BadInput(f"{name} needs a UTC offset", code="BAD_TIME")
     return t
 
 
-def _state(conn: psycopg.Connection[Any], ref: str, query: str, params: dict[str, Any]) -> EntityStateView | None:
-    entity = entities.resolve(conn, ref)
-    if entity is None:
-        return None
-    rows = conn.execute(load(query), {**params, "subject_id": entity.id}).fetchall()
+@dataclass(frozen=True)
+class Question:
+    """One of the four temporal questions, checked once for both renderings (the typed fields here, the
+    agent's tools in graph.agent.recall).
+
+    `system_time` None means "as believed now". A ref is resolved as of the question's system time: what
+    the ref named then (aliases believed then, merges recorded and not yet split then). History spans
+    every system time, so it does not follow merges: a merged entity's history is its own rows (their
+    successors on the survivor are linked by supersedesFactId).
+    """
+
+    valid_time: datetime | None = None
+    system_time: datetime | None = None
+    predicate: str | None = None
+
+    @classmethod
+    def as_of(cls, valid_time: datetime) -> Question:
+        """What is believed now about valid time V (V = now: what is true now)."""
+        return cls(valid_time=aware(valid_time, "validTime"))
+
+    @classmethod
+    def known_at(cls, system_time: datetime, valid_time: datetime | None = None) -> Question:
+        """What was believed at system time R about valid time V (V defaults to R)."""
+        r = aware(system_time, "systemTime")
+        return cls(valid_time=aware(valid_time, "validTime") if valid_time is not None else r, system_time=r)
+
+    @classmethod
+    def history(cls, predicate: str) -> Question:
+        """Every row ever recorded for (ref, predicate), superseded and invalidated ones included."""
+        return cls(predicate=predicate)
+
+    @property
+    def follows_merges(self) -> bool:
+        return self.predicate is None
+
+
+def resolve(conn: psycopg.Connection[Any], ref: str, q: Question) -> entities.Entity | None:
+    """The entity `ref` named as of the question's system time."""
+    return entities.resolve(conn, ref, follow=q.follows_merges, system_time=q.system_time)
+
+
+def answer(conn: psycopg.Connection[Any], entity_id: UUID, q: Question) -> list[dict[str, Any]]:
+    """The fact rows answering `q` about one (resolved) entity: the one implementation of the reads."""
+    if q.predicate is not None:
+        rows = conn.execute(load("reads_fact_history"), {"subject_id": entity_id, "predicate": q.predicate})
+    elif q.system_time is None:
+        rows = conn.execute(load("reads_state_at"), {"subject_id": entity_id, "valid_time": q.valid_time})
+    else:
+        rows = conn.execute(load("reads_state_known_at"), {"subject_id": entity_id, "valid_time": q.valid_time,
+                                                           "system_time": q.system_time})
+    return list(rows.fetchall())
+
+
+def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
+    with db.owner_tx(owner, read_only=True) as conn:
+        entity = resolve(conn, ref, q)
+        if entity is None:
+            return None
+        rows = answer(conn, entity.id, q)
     return EntityStateView(ref=entity.ref, kind=entity.kind, name=entity.canonical_name,
-                       facts=[FactView.from_row(r) for r in rows])
+                           facts=[FactView.from_row(r) for r in rows])
 
 
 def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> EntityStateView | None:
     """What is believed now about valid time V."""
-    with db.owner_tx(owner, read_only=True) as conn:
-        return _state(conn, ref, "reads_state_at", {"valid_time": _aware(valid_time, "validTime")})
+    return _state(db, owner, ref, Question.as_of(valid_time))
 
 
 def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
                       valid_time: datetime | None = None) -> EntityStateView | None:
     """What was believed at system time R about valid time V (V defaults to R)."""
-    r = _aware(system_time, "systemTime")
-    v = _aware(valid_time, "validTime") if valid_time is not None else r
-    with db.owner_tx(owner, read_only=True) as conn:
-        return _state(conn, ref, "reads_state_known_at", {"system_time": r, "valid_time": v})
+    return _state(db, owner, ref, Question.known_at(system_time, valid_time))
 
 
 def fact_history(db: Database, owner: str, ref: str, predicate: str) -> list[FactView]:
     """Every row ever recorded for (ref, predicate), superseded and invalidated ones included."""
+    q = Question.history(predicate)
     with db.owner_tx(owner, read_only=True) as conn:
-        entity = entities.resolve(conn, ref)
+        entity = resolve(conn, ref, q)
         if entity is None:
             return []
-        rows = conn.execute(load("reads_fact_history"), {"subject_id": entity.id, "predicate": predicate})
-        return [FactView.from_row(r) for r in rows.fetchall()]
+        return [FactView.from_row(r) for r in answer(conn, entity.id, q)]

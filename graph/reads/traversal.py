@@ -171,11 +171,11 @@ def neighbors(db: Database, owner: str, query: NeighborQuery) -> Neighborhood | 
     valid = _aware(query.valid_time, "validTime") or datetime.now(UTC)
     system = _aware(query.system_time, "systemTime")
     with db.owner_tx(owner, read_only=True) as conn:
-        start = entities.resolve(conn, query.ref)
+        start = entities.resolve(conn, query.ref, system_time=system)
         if start is None:
             return None
         origin = Node(id=start.id, ref=start.ref, kind=start.kind, name=start.canonical_name)
-        walk = _Walk(conn, {"v": micros(valid), "r": micros(system)}, query.direction)
+        walk = _Walk(conn, system, {"v": micros(valid), "r": micros(system)}, query.direction)
         walk.run(origin, query.depth, query.predicates)
     return Neighborhood(origin=origin, valid_time=valid, system_time=system, hops=walk.hops,
                         truncated=walk.truncated)
@@ -189,8 +189,12 @@ class _Walk:
     frontier does a second round fetch their edges.
     """
 
-    def __init__(self, conn: psycopg.Connection[Any], times: dict[str, Any], direction: Direction) -> None:
-        self.conn, self.times = conn, times
+    def __init__(self, conn: psycopg.Connection[Any], system: datetime | None, times: dict[str, Any],
+                 direction: Direction) -> None:
+        self.conn, self.system, self.times = conn, system, times
+        # As known at a past system time, a target's survivor is looked up unless the owner had merged
+        # nothing by then (found out along with the first level).
+        self.merges_then = system is not None
         self.queries = [(name, d) for name, d in (("neighbors_out", Direction.OUT), ("neighbors_in", Direction.IN))
                         if direction in (d, Direction.BOTH)]
         self.types: dict[str, RelType] = {}
@@ -215,12 +219,18 @@ class _Walk:
         return [(row, d) for rows, (_, d) in zip(found, self.queries, strict=True) for row in rows], tables
 
     def _level(self, level: int, frontier: list[str], predicates: list[str] | None) -> list[str]:
-        extra: list[Call] = [("traversal_merged_sources", {"ids": [UUID(f) for f in frontier]})]
+        ids = [UUID(f) for f in frontier]
+        extra: list[Call] = [("traversal_merged_sources", {"ids": ids}) if self.system is None else
+                             ("traversal_merged_sources_at", {"ids": ids, "system_time": self.system})]
         if not self.types:
             extra.append(("traversal_relation_types", {}))
+            if self.system is not None:
+                extra.append(("traversal_any_merge_at", {"system_time": self.system}))
         rows, tables = self._hops(frontier, predicates, extra)
         if len(tables) > 1:
             self.types = {r["key"]: RelType.model_validate(r) for r in tables[1]}
+        if len(tables) > 2:
+            self.merges_then = bool(tables[2][0]["merged"])
         owner_of = {f: f for f in frontier}
         merged = {str(r["id"]): str(r["survivor"]) for r in tables[0]}
         if merged:
@@ -245,11 +255,15 @@ class _Walk:
                 self.nodes[str(target.id)] = target
                 reached.append(str(target.id))
         return reached
+
     def _survivors(self, rows: Iterable[dict[str, Any]]) -> dict[str, Node]:
-        merged = {r["to_id"] for r in rows if r["to_status"] == "merged"}
+        """The entity each target stood for at the walk's system time. A vertex's status is today's, so as
+        of a past system time every target is asked (merges carry their own system time)."""
+        merged = {r["to_id"] for r in rows if self.merges_then or (self.system is None and r["to_status"] == "merged")}
         if not merged:
             return {}
-        found = self.conn.execute(load("traversal_survivors"), {"ids": [UUID(m) for m in merged]}).fetchall()
+        found = self.conn.execute(load("traversal_survivors"), {"ids": [UUID(m) for m in merged],
+                                                               "system_time": self.system}).fetchall()
         return {str(r["start_id"]): Node.model_validate(r) for r in found}
 
 

@@ -16,11 +16,16 @@ WITH names AS (
     SELECT h.*, greatest(similarity(lower(%(query)s), h.matched), word_similarity(lower(%(query)s), h.matched))
                 AS score
     FROM (SELECT * FROM names UNION ALL SELECT * FROM aliases) h
+), resolved AS MATERIALIZED (
+    -- A merged entity stands for the end of its merge chain (wm_survivor, migrations/0015_as_of.sql).
+    -- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
+    -- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
+    SELECT h.*, CASE WHEN e.merged_into_id IS NULL THEN e.id ELSE wm_survivor(e.id, NULL) END AS survivor_id
+    FROM hits h
+    JOIN entities e ON e.id = h.entity_id
 )
-SELECT DISTINCT ON (coalesce(s.id, e.id)) coalesce(s.id, e.id) AS id, coalesce(s.ref, e.ref) AS ref,
-       coalesce(s.kind, e.kind) AS kind, coalesce(s.canonical_name, e.canonical_name) AS name,
+SELECT DISTINCT ON (s.id) s.id, s.ref, s.kind, s.canonical_name AS name,
        h.via, h.matched, h.score::float8 AS score
-FROM hits h
-JOIN entities e ON e.id = h.entity_id
-LEFT JOIN entities s ON s.id = e.merged_into_id
-ORDER BY coalesce(s.id, e.id), h.score DESC, h.via DESC
+FROM resolved h
+JOIN entities s ON s.id = h.survivor_id
+ORDER BY s.id, h.score DESC, h.via DESC

@@ -1,8 +1,10 @@
 -- The entities of one context, in one query: message spans that equal a ref (%(refs)s), a canonical
 -- name or a believed alias valid at %(at)s (%(spans)s, lower case); the owner's person entity (ref
 -- person:me, or a person with the alias "me"); and active policies. A merged entity stands for its
--- survivor. seen_at (when the alias was recorded) lets chat aliases win by recency.
+-- survivor (the end of its merge chain now: wm_survivor, migrations/0015_as_of.sql). seen_at (when the alias was recorded) lets chat aliases win by recency.
 -- (No coalesce() in a join condition: under RLS it is not leakproof, and the join became a seq scan.)
+-- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
+-- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
 WITH hits AS (
     SELECT ref AS span, id AS entity_id, 'ref' AS via, NULL::text AS namespace, NULL::timestamptz AS seen_at
     FROM entities
@@ -31,9 +33,11 @@ WITH hits AS (
      WHERE owner_sub = wm_owner() AND kind = 'policy' AND status = 'active'
      ORDER BY created_at, id
      LIMIT %(max_policies)s)
+), resolved AS MATERIALIZED (
+    SELECT h.*, CASE WHEN e.merged_into_id IS NULL THEN e.id ELSE wm_survivor(e.id, NULL) END AS survivor_id
+    FROM hits h
+    JOIN entities e ON e.id = h.entity_id
 )
-SELECT h.span, h.via, h.namespace, h.seen_at, coalesce(s.id, e.id) AS id, coalesce(s.ref, e.ref) AS ref,
-       coalesce(s.kind, e.kind) AS kind, coalesce(s.canonical_name, e.canonical_name) AS name
-FROM hits h
-JOIN entities e ON e.id = h.entity_id
-LEFT JOIN entities s ON s.id = e.merged_into_id
+SELECT h.span, h.via, h.namespace, h.seen_at, s.id, s.ref, s.kind, s.canonical_name AS name
+FROM resolved h
+JOIN entities s ON s.id = h.survivor_id

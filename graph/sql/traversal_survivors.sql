@@ -1,12 +1,12 @@
--- The survivor at the end of each merge chain starting at %(ids)s.
-WITH RECURSIVE chain (start_id, id, merged_into_id, hops) AS (
-    SELECT id, id, merged_into_id, 0 FROM entities
-    WHERE owner_sub = wm_owner() AND id = ANY(%(ids)s)
-    UNION ALL
-    SELECT c.start_id, e.id, e.merged_into_id, c.hops + 1
-    FROM chain c JOIN entities e ON e.id = c.merged_into_id
-    WHERE e.owner_sub = wm_owner() AND c.hops < 16
+-- The entity each of %(ids)s stood for at system time %(system_time)s (now when NULL), where that is
+-- another one: the end of its merge chain as of then (wm_survivor, migrations/0015_as_of.sql).
+-- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
+-- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
+WITH resolved AS MATERIALIZED (
+    SELECT x.id AS start_id, wm_survivor(x.id, %(system_time)s::timestamptz) AS survivor_id
+    FROM unnest(%(ids)s::uuid[]) AS x (id)
 )
-SELECT c.start_id, e.id, e.ref, e.kind, e.canonical_name AS name
-FROM chain c JOIN entities e ON e.id = c.id
-WHERE c.merged_into_id IS NULL
+SELECT r.start_id, e.id, e.ref, e.kind, e.canonical_name AS name
+FROM resolved r
+JOIN entities e ON e.id = r.survivor_id
+WHERE e.owner_sub = wm_owner() AND e.id <> r.start_id
