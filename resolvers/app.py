@@ -1,4 +1,5 @@
-"""The FastAPI application: `POST /graphql` (and GraphiQL on GET), built by `create_app`."""
+"""The FastAPI application: `POST /graphql` (GraphiQL on GET, subscriptions over WebSocket) and the explorer at
+`/`, built by `create_app`."""
 
 from __future__ import annotations
 
@@ -10,17 +11,19 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 from pydantic_ai.models import Model
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from strawberry.fastapi import GraphQLRouter
 
 from curator import metrics
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
 from graph.platform.connect import role_url
 from graph.platform.db import Database
+from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
 from resolvers.request_guard import RequestGuard
+from resolvers.live import LiveRouter
 from resolvers.schema import schema
+from resolvers.web import mount_explorer
 
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
 
@@ -33,8 +36,9 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     runtime (curator.runtime: inline or on Temporal) when a model is configured, or `curator_model` is given.
     """
     settings = settings or get_settings()
+    url = database_url or role_url(settings, "app")
     database = Database(
-        database_url or role_url(settings, "app"),
+        url,
         max_size=settings.pool_max_size,
         statement_timeout_ms=settings.statement_timeout_ms,
     )
@@ -50,18 +54,20 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 app.state.turn_listener = runtime or NO_LISTENER
                 yield
         finally:
+            await live.close()
             database.close()
 
     app = FastAPI(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
-    router: GraphQLRouter[object, None] = GraphQLRouter(
-        schema, context_getter=context_getter(database, settings)
-    )
+    live = CommitHub(url)
+    router = LiveRouter(schema, context_getter=context_getter(database, settings))
     app.include_router(router, prefix="/graphql")
     app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
+    mount_explorer(app)  # last: it is mounted at `/` and would shadow any route added after it
     app.add_middleware(RequestGuard, body_timeout_s=settings.body_timeout_s)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)  # outermost: before any read
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
+    app.state.live = live
     return app
 
 

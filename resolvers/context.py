@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
 from graphql import GraphQLError
-from starlette.requests import Request
+from starlette.requests import HTTPConnection
 from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import BaseContext
 from strawberry.types import Info
@@ -55,11 +55,11 @@ def bearer_token(header: str | None) -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
-def context_getter(database: Database, settings: Settings) -> Callable[[Request], Context]:
-    """The FastAPI dependency that builds each request's Context."""
+def context_getter(database: Database, settings: Settings) -> Callable[[HTTPConnection], Context]:
+    """The FastAPI dependency that builds each request's Context (HTTP request or WebSocket)."""
     gates = OwnerGates(settings.owner_db_share)
 
-    def get_context(request: Request) -> Context:
+    def get_context(request: HTTPConnection) -> Context:
         token = bearer_token(request.headers.get("authorization"))
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:

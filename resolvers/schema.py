@@ -36,16 +36,18 @@ from resolvers.context import RequireToken, SoftErrors
 from resolvers.curator import CuratorMutation, CuratorQuery
 from resolvers.curator_records import CuratorRecordQuery
 from resolvers.errors import format_errors
+from resolvers.explorer import ExplorerQuery
 from resolvers.governance import GovernanceMutation, GovernanceQuery
 from resolvers.graph_queries import GraphQueryQuery
 from resolvers.ledger import LedgerMutation, LedgerQuery
 from resolvers.limits import QueryLimits
 from resolvers.operation_guard import OperationGuard, OperationGuardSync
+from resolvers.live import LiveSubscription
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
-                                  GraphQueryQuery, CuratorQuery, CuratorRecordQuery)
+                                  GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation)
 MAX_DEPTH = 12
 
@@ -69,6 +71,7 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
     return WorldmemSchema(
         query=query,
         mutation=mutation,
+        subscription=LiveSubscription,
         extensions=[RequireToken, OperationGuard, SoftErrors, lambda: QueryLimits(max_depth=max_depth)],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
     )

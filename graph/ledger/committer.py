@@ -105,6 +105,8 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
             "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
             "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
         conn.execute(load("clock_advance"), {"at": at})
+        conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
+                                                  "pending": result.pending})
         return result
 
 

@@ -1,0 +1,106 @@
+"""Live commits: one LISTEN connection per process, fanned out to each owner's subscribers.
+
+The committer sends `pg_notify('worldmem_commit', ...)` inside the proposal's transaction (delivered at
+COMMIT, so a rolled-back proposal is never announced). The payload holds the owner, counts and entity ids
+only (graph/sql/live_commit_notify.sql). A subscriber only ever receives its own owner's commits: the hub
+routes by the owner named in the payload, and the owner a subscriber listens for comes from its token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from uuid import UUID
+
+import psycopg
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from graph.sql import load
+
+log = logging.getLogger("worldmem.live")
+QUEUE_SIZE = 100  # a subscriber that falls this far behind loses the oldest news, never blocks the hub
+RECONNECT_SECONDS = 1.0
+
+
+class Commit(BaseModel):
+    """One committed proposal as announced: who, how much, which entities (never content)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    owner: str
+    committed: int = 0
+    pending: int = 0
+    entity_ids: list[UUID] = Field(default_factory=list, alias="entityIds")
+
+
+def parse(payload: str) -> Commit | None:
+    """The announcement in a NOTIFY payload; None for anything malformed (logged, never raised)."""
+    try:
+        return Commit.model_validate(json.loads(payload))
+    except (ValueError, ValidationError):
+        log.warning("ignored a malformed commit notification")
+        return None
+
+
+def summary(commit: Commit) -> str:
+    return f"{commit.committed} committed, {commit.pending} pending, {len(commit.entity_ids)} entities"
+
+
+class CommitHub:
+    """Listens once for the whole process; each subscriber gets its own bounded queue."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._subscribers: dict[str, set[asyncio.Queue[Commit]]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+
+    async def subscribe(self, owner: str) -> AsyncIterator[Commit]:
+        """Commits of `owner` from the moment the hub listens, until the caller stops iterating."""
+        queue: asyncio.Queue[Commit] = asyncio.Queue(QUEUE_SIZE)
+        self._subscribers.setdefault(owner, set()).add(queue)
+        try:
+            await self._started()
+            while True:
+                yield await queue.get()
+        finally:
+            queues = self._subscribers.get(owner, set())
+            queues.discard(queue)
+            if not queues:
+                self._subscribers.pop(owner, None)
+
+    def publish(self, commit: Commit) -> None:
+        for queue in self._subscribers.get(commit.owner, ()):
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(commit)
+
+    async def _started(self) -> None:
+        if self._task is None or self._task.done():
+            self._ready.clear()
+            self._task = asyncio.create_task(self._run())
+        await self._ready.wait()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
+                    await conn.execute(load("live_listen"))
+                    self._ready.set()
+                    async for note in conn.notifies():
+                        commit = parse(note.payload)
+                        if commit is not None:
+                            self.publish(commit)
+            except psycopg.OperationalError:
+                log.warning("live commit listener lost its connection; reconnecting")
+                await asyncio.sleep(RECONNECT_SECONDS)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
