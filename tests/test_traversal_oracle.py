@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import networkx as nx
 import pytest
@@ -37,7 +38,7 @@ class World:
     r2: datetime
 
 
-def _commit(db: Database, owner: str, run: str, ops: list[object], at: datetime) -> None:
+def _commit(db: Database, owner: str, run: str, ops: list[Any], at: datetime) -> None:
     result = commit_proposal(db, owner, MemoryMutationProposal(run_id=run, operations=ops), recorded_at=at,
                              may_import=True)
     assert result.rejected == [], result.rejected
@@ -53,7 +54,7 @@ def make_world(db: Database, owner: str, rng: random.Random) -> World:
         valid[edge] = (start, None if rng.random() < 0.5 else start + rng.randint(1, 20) * DAY)
     now = datetime.now(UTC).replace(microsecond=0)
     r1, r2 = now - 2 * DAY, now - DAY
-    ops: list[object] = [UpsertEntity(ref=r, kind="thing", canonical_name=r) for r in refs]
+    ops: list[Any] = [UpsertEntity(ref=r, kind="thing", canonical_name=r) for r in refs]
     ops += [AssertRelationship(subject=u, predicate=p, object=v, valid_from=vf, valid_to=vt)
             for (u, p, v), (vf, vt) in valid.items()]
     _commit(db, owner, "oracle-1", ops, r1)
