@@ -17,7 +17,7 @@ from graph.errors import BadInput
 from graph.ledger.registries import describe
 from graph.reads import causality, traversal
 from resolvers.context import blocking, database, principal
-from resolvers.graph_query_types import ChangeExplanation, Direction, Effects, Neighborhood
+from resolvers.graph_query_types import CausalEvent, ChangeExplanation, Direction, Effects, Neighborhood
 
 
 def _uuid(value: strawberry.ID | None, what: str) -> UUID | None:
@@ -56,6 +56,11 @@ async def explain_change(info: Info[Any, Any], fact_id: strawberry.ID | None = N
     return ChangeExplanation.from_model(explanation)
 
 
+async def entity_events(info: Info[Any, Any], ref: str, limit: int = 30) -> list[CausalEvent] | None:
+    events = await blocking(causality.entity_events, database(info), principal(info).owner, ref, limit)
+    return None if events is None else [CausalEvent.from_model(e) for e in events]
+
+
 @strawberry.type
 class GraphQueryQuery:
     neighbors: Neighborhood | None = strawberry.field(
@@ -69,3 +74,6 @@ class GraphQueryQuery:
     explain_change: ChangeExplanation | None = strawberry.field(
         resolver=explain_change, description="Why a fact is what it is (factId, or ref + predicate): evidence, "
                                              "supersedes chain, causes up to the root, intent and outcome")
+    entity_events: list[CausalEvent] | None = strawberry.field(
+        resolver=entity_events, description="The latest `limit` (1-100) events an entity is the target or actor "
+                                            "of (depth 0) and the events that directly caused them (depth 1)")

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from curator.proposal import AssertRelationship, MemoryMutationProposal, UpsertEntity
+from graph.demo import load_demo
 from graph.ledger.committer import commit_proposal
 from graph.platform.db import Database
 from graph.platform.live import Commit, parse, summary
@@ -124,3 +125,19 @@ def test_the_explorer_is_served_at_the_root(tmp_path: Path) -> None:
     mount_explorer(bare, tmp_path / "missing")
     response = TestClient(bare).get("/")
     assert response.status_code == 404 and "make run" in response.text
+
+
+EVENTS = """query($ref: String!) { entityEvents(ref: $ref) { eventType depth summary causedByEventId id intent } }"""
+
+
+def test_entity_events_give_the_timeline_with_direct_causes(client: TestClient, make_token: MakeToken,  # noqa: F811
+                                                             db: Database, owner: str) -> None:
+    load_demo(db, owner)
+    token = make_token()
+    events = gql(client, token, EVENTS, {"ref": "Luni"})["data"]["entityEvents"]
+    about = {(e["eventType"], e["depth"]) for e in events}
+    assert about == {("state_change", 0), ("agent_tool_call", 0), ("user_message", 1)}
+    message = next(e for e in events if e["eventType"] == "user_message")
+    assert all(e["causedByEventId"] == message["id"] for e in events if e["depth"] == 0)
+    assert gql(client, token, EVENTS, {"ref": "pet:nobody"})["data"]["entityEvents"] is None
+    assert codes(gql(client, token, '{ entityEvents(ref: "pet:luna", limit: 0) { id } }')) == ["BAD_INPUT"]

@@ -28,6 +28,7 @@ from graph.reads.traversal import pipelined
 from graph.sql import load
 
 MAX_DEPTH = 10
+MAX_TIMELINE = 100  # events of one entity on the explorer timeline
 MAX_EVENTS = 2000  # a runaway automation can cause without bound; the answer says when it stopped early
 MAX_FACTS = 5000
 MAX_CHAIN = 32  # longest backward walk to a root; a chain this long means a loop or a runaway automation
@@ -248,3 +249,15 @@ def explain_change(db: Database, owner: str, *, fact_id: UUID | None = None, ref
         intent=next((e for e in causes if e.intent), None),
         hypothesis=any(e.causation_kind == "inferred" for e in causes),
     )
+
+
+def entity_events(db: Database, owner: str, ref: str, limit: int = 30) -> list[CausalEvent] | None:
+    """The latest events about `ref` (depth 0) and their direct causes (depth 1); None for an unknown ref."""
+    if not 1 <= limit <= MAX_TIMELINE:
+        raise BadInput(f"limit must be 1..{MAX_TIMELINE}")
+    with db.owner_tx(owner, read_only=True) as conn:
+        entity = entities.resolve(conn, ref)
+        if entity is None:
+            return None
+        rows = conn.execute(load("reads_entity_events"), {"id": entity.id, "limit": limit}).fetchall()
+    return [CausalEvent.model_validate(r) for r in rows]
