@@ -1,0 +1,79 @@
+"""The explorer end to end: `worldmem serve` on a free loopback port against this run's test database,
+the demo world for a fresh owner, and web/e2e/run.mjs driving Debian's headless Chromium (playwright-core)
+through the issue's scenarios, with axe-core on every page. Budgets are printed and written to
+web/e2e/results/budgets.json; screenshots go to web/e2e/screenshots/.
+
+Needs the built UI (web/dist) and /usr/bin/chromium: `make test` provides both.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from graph.demo import load_demo
+from graph.platform.db import Database
+from graph.settings import REPO_ROOT
+from tests.conftest import TEST_DB
+from tests.gql import new_token
+
+WEB = REPO_ROOT / "web"
+CHROMIUM = Path(os.environ.get("WORLDMEM_CHROMIUM", "/usr/bin/chromium"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(test_db_url: str) -> Iterator[str]:
+    missing = [what for what, ok in [("web/dist (run `make test` or `cd web && npm ci && npm run build`)",
+                                       (WEB / "dist" / "index.html").is_file()),
+                                      (f"{CHROMIUM} (apt-get install chromium)", CHROMIUM.is_file()),
+                                      ("node", shutil.which("node") is not None),
+                                      ("web/node_modules (npm ci)", (WEB / "node_modules").is_dir())] if not ok]
+    assert not missing, f"the end-to-end test needs: {', '.join(missing)}"
+    port = _free_port()
+    env = {**os.environ, "WORLDMEM_DB_NAME": TEST_DB}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                            cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(150):
+            try:
+                if httpx.get(base, timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("worldmem serve did not come up")
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_the_explorer_end_to_end(server: str, db: Database, owner: str, test_db_url: str) -> None:
+    load_demo(db, owner)
+    token = new_token(test_db_url, owner)
+    run = subprocess.run(["node", "e2e/run.mjs"], cwd=WEB, capture_output=True, text=True, timeout=240,
+                         env={**os.environ, "E2E_BASE_URL": server, "E2E_TOKEN": token,
+                              "E2E_CHROMIUM": str(CHROMIUM)})
+    print(run.stdout[-6000:])
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
+    budgets = json.loads((WEB / "e2e" / "results" / "budgets.json").read_text())
+    assert budgets["a11y_serious_or_critical"] == 0
+    assert budgets["scenarios_passed"] == budgets["scenarios"] > 0

@@ -1,0 +1,52 @@
+// The as-of instant carried in the URL (?at=...&axis=valid|system): parsing and formatting, pure.
+
+export type Axis = 'valid' | 'system'
+
+export interface Instant {
+  at: string | null // ISO 8601 UTC; null = now
+  axis: Axis
+}
+
+export function parseInstant(query: Record<string, unknown>): Instant {
+  const raw = typeof query.at === 'string' ? query.at : null
+  const at = raw && !Number.isNaN(Date.parse(raw)) ? new Date(raw).toISOString() : null
+  return { at, axis: query.axis === 'system' ? 'system' : 'valid' }
+}
+
+export function instantQuery(i: Instant): Record<string, string> {
+  const q: Record<string, string> = {}
+  if (i.at) q.at = i.at
+  if (i.axis === 'system') q.axis = 'system'
+  return q
+}
+
+/** The value of an <input type="datetime-local"> (local time) for an ISO instant. */
+export function toLocalInput(iso: string | null, now: Date = new Date()): string {
+  const d = iso ? new Date(iso) : now
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+export function fromLocalInput(value: string): string | null {
+  const t = Date.parse(value)
+  return Number.isNaN(t) ? null : new Date(t).toISOString()
+}
+
+export function shiftDays(iso: string | null, days: number, now: Date = new Date()): string {
+  const base = iso ? new Date(iso) : now
+  return new Date(base.getTime() + days * 86_400_000).toISOString()
+}
+
+export function formatDate(iso: string | null | undefined, locale: string): string {
+  if (!iso) return '—'
+  return new Date(iso).toLocaleDateString(locale === 'de' ? 'de-DE' : 'en-GB', {
+    year: 'numeric', month: 'short', day: 'numeric',
+  })
+}
+
+export function formatDateTime(iso: string | null | undefined, locale: string): string {
+  if (!iso) return '—'
+  return new Date(iso).toLocaleString(locale === 'de' ? 'de-DE' : 'en-GB', {
+    year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
+  })
+}

@@ -1,0 +1,55 @@
+// English. Every key here must exist in de.ts and the other way round (i18n.spec.ts).
+import type de from './de'
+
+const en: typeof de = {
+  app: { title: 'Gedächtnis', skip: 'Skip to content', language: 'Language', logout: 'Log out' },
+  nav: { search: 'Search', explore: 'Overview', console: 'Cypher console', main: 'Main navigation' },
+  login: {
+    heading: 'Log in', token: 'Owner token', hint: 'Create one: worldmem token create --owner demo',
+    submit: 'Log in', invalid: 'This token is not accepted.', needed: 'Please paste a token.',
+  },
+  search: {
+    heading: 'What does the memory know?', label: 'Name, alias or term', submit: 'Search',
+    entities: 'Entities', facts: 'Facts', none: 'Nothing found.', ambiguous: 'Ambiguous: please pick one.',
+    via: 'via',
+  },
+  time: {
+    label: 'Instant', now: 'Now', valid: 'What was true on …', system: 'What did the agent know on …',
+    expert: 'System time (expert mode)', back: '− 7 days', forward: '+ 7 days', showing: 'Showing',
+    current: 'current',
+  },
+  entity: {
+    facts: 'Facts', relationships: 'Relationships', outgoing: 'Outgoing', incoming: 'Incoming',
+    aliases: 'Aliases', timeline: 'Events', noFacts: 'Nothing is known for this instant.',
+    noRelationships: 'No relationships.', noEvents: 'No events.', notFound: 'Unknown entity.',
+    graph: 'Neighbourhood', provenance: 'Provenance', hideProvenance: 'Hide provenance',
+    trace: 'Causal trace', policy: 'Policy', hypothesis: 'Hypothesis', scope: 'Scope',
+    global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', reason: 'Reason',
+    supersedes: 'Replaces', supersededBy: 'Replaced by', chain: 'Supersede chain', causedBy: 'caused by',
+    history: 'History of this predicate', confidence: 'Confidence', loading: 'Loading …', updated: 'Updated: {summary}',
+  },
+  source: { user: 'from the user', agent: 'from the agent', integration: 'from an integration' },
+  lifecycle: { active: 'active', pending: 'awaiting review', closed: 'superseded' },
+  graph: {
+    heading: 'Neighbourhood of {name}', depth: 'Depth', direction: 'Direction', predicates: 'Predicates',
+    all: 'all', out: 'outgoing', in: 'incoming', both: 'both', truncated: 'Cut short: too many edges.',
+    list: 'As a list', empty: 'No edges.', apply: 'Apply',
+  },
+  trace: {
+    heading: 'Causal trace', intent: 'Intent', outcome: 'Outcome', root: 'Root', inferred: 'inferred',
+    effects: 'Effects', causes: 'Causes', empty: 'Nothing found.', hypothesis: 'A link is only inferred.',
+    fulfilled: 'fulfilled', partial: 'partial', unfulfilled: 'unfulfilled', unknown: 'not observable',
+  },
+  explore: {
+    heading: 'Overview', limit: 'At most nodes', kinds: 'Kinds', predicates: 'Predicates', apply: 'Show',
+    shown: '{shown} of {total} entities, {edges} edges', community: 'Group', rank: 'Rank', all: 'all',
+    truncated: 'Only part of the relationships was ranked.',
+  },
+  console: {
+    heading: 'Cypher console', query: 'Query (read-only)', run: 'Run (Ctrl+Enter)',
+    rows: '{n} rows', truncated: 'Cut to the row limit.', error: 'Error',
+  },
+  error: { generic: 'Something went wrong: {message}', offline: 'The server does not answer.' },
+}
+
+export default en
