@@ -14,7 +14,7 @@ export default defineConfig({
     proxy: { '/graphql': { target: 'http://127.0.0.1:8000', ws: true } },
   },
   test: {
-    environment: 'jsdom',
+    environment: 'node',
     include: ['src/**/*.spec.ts'],
   },
 })

@@ -50,3 +50,8 @@ export function formatDateTime(iso: string | null | undefined, locale: string): 
     year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
   })
 }
+
+/** A half-open period: "from – to", an open end as "…". */
+export function formatPeriod(from: string | null | undefined, to: string | null | undefined, locale: string): string {
+  return `${formatDate(from, locale)} – ${to ? formatDate(to, locale) : '…'}`
+}
