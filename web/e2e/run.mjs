@@ -133,6 +133,9 @@ try {
     const timeline = await page.getByTestId('timeline').innerText()
     assert(timeline.includes('Since two weeks') && timeline.includes('→'), `timeline: ${timeline}`)
     assert(/remind Basti/.test(timeline), 'the action intent is missing from the timeline')
+    const guess = page.locator('[data-testid=fact].hypothesis', { hasText: '2021-04-01' })
+    await guess.waitFor() // the pending birthday guess, dimmed
+    assert((await guess.innerText()).includes('🟡'), 'the pending fact has no pending badge')
     await page.screenshot({ path: join(SHOTS, 'entity.png'), fullPage: true })
     await axe('entity')
   })
@@ -175,6 +178,17 @@ try {
     await page.locator('.vue-flow__node').first().waitFor()
     assert((await page.locator('.vue-flow__node').count()) >= 3, 'the DAG has fewer than 3 nodes')
     await page.screenshot({ path: join(SHOTS, 'trace.png'), fullPage: true })
+    await trace.getByRole('link', { name: /demo-2-breakfast/ }).first().click()
+    await page.getByTestId('trace').getByText('state_change').waitFor() // the whole run, forward
+    await page.locator('.vue-flow__node.fact').first().waitFor() // with the facts it caused
+    await page.goBack()
+    await page.goBack()
+    await page.getByTestId('timeline').getByRole('link').first().click() // the user's message, forward
+    await page.locator('.vue-flow__node.action', { hasText: 'remind Basti' }).waitFor()
+    const effects = await page.getByTestId('trace').innerText()
+    assert(effects.includes('remind Basti') && /Ergebnis: (erfüllt|teilweise|nicht erfüllt|nicht beobachtbar)/.test(effects),
+      `the action's intent and outcome are missing: ${effects}`)
+    await page.screenshot({ path: join(SHOTS, 'effects.png'), fullPage: true })
     await axe('trace')
     await page.goBack()
     await page.getByTestId('fact').first().waitFor()
@@ -235,7 +249,7 @@ try {
     assert(body.data?.commitProposal?.committed === 1, `commit failed: ${JSON.stringify(body)}`)
     await waitValues((v) => v.includes('12:30'), 'the live update')
     assert(await page.evaluate(() => window.__noReload === true), 'the page was reloaded')
-    await page.getByTestId('live').getByText('1 committed').waitFor()
+    await page.getByTestId('live').getByText('1 übernommen').waitFor()
   })
 
   await scenario('English is complete on the entity page', async () => {

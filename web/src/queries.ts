@@ -104,3 +104,7 @@ export const LIVE = graphql(`
 export const CHECK = graphql(`
   query Check { entityKinds { key } }
 `)
+
+export const PENDING = graphql(`
+  query Pending { pendingReview(limit: 50) { items { kind factId entityRefs } } }
+`)

@@ -24,7 +24,7 @@ export default {
     trace: 'Kausalkette', policy: 'Richtlinie', hypothesis: 'Hypothese', scope: 'Geltungsbereich',
     global: 'global', since: 'seit', until: 'bis', recorded: 'erfasst', evidence: 'Beleg', reason: 'Grund',
     supersedes: 'Ersetzt', supersededBy: 'Ersetzt durch', chain: 'Ersetzungskette', causedBy: 'verursacht durch',
-    history: 'Verlauf dieses Prädikats', confidence: 'Zuversicht', loading: 'Lädt …', updated: 'Aktualisiert: {summary}',
+    history: 'Verlauf dieses Prädikats', confidence: 'Zuversicht', loading: 'Lädt …', updated: 'Gedächtnis aktualisiert: {committed} übernommen, {pending} zur Prüfung',
   },
   source: { user: 'vom Nutzer', agent: 'vom Agenten', integration: 'von einer Integration' },
   lifecycle: { active: 'aktiv', pending: 'wartet auf Prüfung', closed: 'abgelöst' },
@@ -35,7 +35,7 @@ export default {
   },
   trace: {
     heading: 'Kausalkette', intent: 'Absicht', outcome: 'Ergebnis', root: 'Ursprung', inferred: 'vermutet',
-    effects: 'Wirkungen', causes: 'Ursachen', empty: 'Nichts gefunden.', hypothesis: 'Ein Glied ist nur vermutet.',
+    effects: 'Wirkungen', run: 'Lauf', causes: 'Ursachen', empty: 'Nichts gefunden.', hypothesis: 'Ein Glied ist nur vermutet.',
     fulfilled: 'erfüllt', partial: 'teilweise', unfulfilled: 'nicht erfüllt', unknown: 'nicht beobachtbar',
   },
   explore: {

@@ -26,7 +26,7 @@ const en: typeof de = {
     trace: 'Causal trace', policy: 'Policy', hypothesis: 'Hypothesis', scope: 'Scope',
     global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', reason: 'Reason',
     supersedes: 'Replaces', supersededBy: 'Replaced by', chain: 'Supersede chain', causedBy: 'caused by',
-    history: 'History of this predicate', confidence: 'Confidence', loading: 'Loading …', updated: 'Updated: {summary}',
+    history: 'History of this predicate', confidence: 'Confidence', loading: 'Loading …', updated: 'Memory updated: {committed} committed, {pending} for review',
   },
   source: { user: 'from the user', agent: 'from the agent', integration: 'from an integration' },
   lifecycle: { active: 'active', pending: 'awaiting review', closed: 'superseded' },
@@ -37,7 +37,7 @@ const en: typeof de = {
   },
   trace: {
     heading: 'Causal trace', intent: 'Intent', outcome: 'Outcome', root: 'Root', inferred: 'inferred',
-    effects: 'Effects', causes: 'Causes', empty: 'Nothing found.', hypothesis: 'A link is only inferred.',
+    effects: 'Effects', run: 'Run', causes: 'Causes', empty: 'Nothing found.', hypothesis: 'A link is only inferred.',
     fulfilled: 'fulfilled', partial: 'partial', unfulfilled: 'unfulfilled', unknown: 'not observable',
   },
   explore: {
