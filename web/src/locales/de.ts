@@ -40,7 +40,7 @@ export default {
   },
   explore: {
     heading: 'Gesamtbild', limit: 'Höchstens Knoten', kinds: 'Arten', predicates: 'Prädikate', apply: 'Anzeigen',
-    shown: '{shown} von {total} Entitäten, {edges} Kanten', community: 'Gruppe', rank: 'Rang', all: 'alle',
+    shown: '{shown} von {total} Entitäten, {edges} Kanten', community: 'Gruppe', entity: 'Entität', rank: 'Rang', all: 'alle',
     truncated: 'Nur ein Teil der Beziehungen wurde gewertet.',
   },
   console: {

@@ -42,7 +42,7 @@ const en: typeof de = {
   },
   explore: {
     heading: 'Overview', limit: 'At most nodes', kinds: 'Kinds', predicates: 'Predicates', apply: 'Show',
-    shown: '{shown} of {total} entities, {edges} edges', community: 'Group', rank: 'Rank', all: 'all',
+    shown: '{shown} of {total} entities, {edges} edges', community: 'Group', entity: 'Entity', rank: 'Rank', all: 'all',
     truncated: 'Only part of the relationships was ranked.',
   },
   console: {
