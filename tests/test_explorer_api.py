@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from curator.proposal import AssertRelationship, MemoryMutationProposal, UpsertEntity
 from graph.demo import load_demo
 from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.platform.live import Commit, parse, summary
 from graph.reads import centrality
@@ -37,7 +38,7 @@ def star(db: Database, owner: str, leaves: int = 6) -> None:
     ops += [UpsertEntity(ref="place:far", kind="place", canonical_name="Far"),
             AssertRelationship(subject="person:p0", predicate="lives_in", object="place:far",
                                valid_from=T0)]
-    result = commit_proposal(db, owner, MemoryMutationProposal(run_id="star", operations=ops))
+    result = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id="star", operations=ops))
     assert result.rejected == []
 
 

@@ -19,6 +19,7 @@ import pytest
 from curator.proposal import AssertRelationship, MemoryMutationProposal, RetractFact, UpsertEntity
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
 
@@ -39,8 +40,8 @@ class World:
 
 
 def _commit(db: Database, owner: str, run: str, ops: list[Any], at: datetime) -> None:
-    result = commit_proposal(db, owner, MemoryMutationProposal(run_id=run, operations=ops), recorded_at=at,
-                             may_import=True)
+    result = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=run, operations=ops),
+                             recorded_at=at)
     assert result.rejected == [], result.rejected
 
 
