@@ -94,8 +94,8 @@ class CommitHub:
                         commit = parse(note.payload)
                         if commit is not None:
                             self.publish(commit)
-            except psycopg.OperationalError:
-                log.warning("live commit listener lost its connection; reconnecting")
+            except psycopg.Error:
+                log.warning("live commit listener lost its connection; reconnecting", exc_info=True)
                 await asyncio.sleep(RECONNECT_SECONDS)
 
     async def close(self) -> None:
