@@ -24,7 +24,6 @@ import pytest
 from graph.demo import load_demo
 from graph.platform.db import Database
 from graph.settings import REPO_ROOT
-from tests.conftest import TEST_DB
 from tests.gql import new_token
 
 WEB = REPO_ROOT / "web"
@@ -47,7 +46,7 @@ def server(test_db_url: str) -> Iterator[str]:
                                       ("web/node_modules (npm ci)", (WEB / "node_modules").is_dir())] if not ok]
     assert not missing, f"the end-to-end test needs: {', '.join(missing)}"
     port = _free_port()
-    env = {**os.environ, "WORLDMEM_DB_NAME": TEST_DB}
+    env = {**os.environ, "WORLDMEM_DATABASE_URL": test_db_url}  # this run's database, embedded or not
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)],
                             cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/"

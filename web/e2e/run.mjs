@@ -122,7 +122,8 @@ try {
     await page.getByTestId('fact').first().waitFor()
     results.entity_cold_load_ms = Date.now() - t0
     const fact = page.locator('[data-testid=fact]', { hasText: '08:00' })
-    await fact.getByTestId('provenance-toggle').click()
+    await fact.getByTestId('provenance-toggle').focus()
+    await page.keyboard.press('Enter') // provenance unfolds from the keyboard
     await fact.getByTestId('history').waitFor()
     const text = await fact.getByTestId('provenance').innerText()
     assert(text.includes('👤') && text.includes('●●●●'), `provenance lacks source or confidence: ${text}`)
