@@ -20,8 +20,8 @@ from graph.platform.db import Database
 from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
-from resolvers.request_guard import RequestGuard
 from resolvers.live import LiveRouter
+from resolvers.request_guard import RequestGuard
 from resolvers.schema import schema
 from resolvers.web import mount_explorer
 

@@ -41,8 +41,8 @@ from resolvers.governance import GovernanceMutation, GovernanceQuery
 from resolvers.graph_queries import GraphQueryQuery
 from resolvers.ledger import LedgerMutation, LedgerQuery
 from resolvers.limits import QueryLimits
-from resolvers.operation_guard import OperationGuard, OperationGuardSync
 from resolvers.live import LiveSubscription
+from resolvers.operation_guard import OperationGuard, OperationGuardSync
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
 
