@@ -63,3 +63,11 @@ BOUNDARY_CODES: dict[str, str] = {
     "TIME_OUT_OF_RANGE": "a time whose UTC instant lies outside 0001-01-02..9999-12-30",
     "STORED_TIME_OUT_OF_RANGE": "a stored time outside that range was shown clamped (beside the data)",
 }
+
+
+class InvariantViolation(Exception):
+    """Something that cannot happen did: a bug, never the caller's mistake.
+
+    Deliberately not a WorldmemError, so no `except WorldmemError` turns it into a rejection and the
+    GraphQL layer masks it ("Unexpected error.", code INTERNAL) and logs it.
+    """

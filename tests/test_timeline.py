@@ -59,12 +59,22 @@ def test_remove_only_touches_overlapping_rows() -> None:
     assert plan.close == ["b"] and [p.interval for p in plan.insert] == [Interval(d(2), d(5))]
 
 
-def test_set_member_dedups_and_merges_same_value() -> None:
+def test_set_member_inserts_only_the_uncovered_parts() -> None:
     same = [Belief("a", Interval(d(0), d(3)), "x")]
     assert plan_add_member(same, Interval(d(1), d(2))).is_noop
     plan = plan_add_member(same, Interval(d(2), d(6)))
-    assert plan.close == ["a"] and [p.interval for p in plan.insert] == [Interval(d(0), d(6))]
+    assert plan.close == [] and [p.interval for p in plan.insert] == [Interval(d(3), d(6))]
+    assert all(p.split_from is None for p in plan.insert)
     assert plan_add_member([], Interval(d(1), None)).insert[0].interval == Interval(d(1), None)
+
+
+def test_set_member_across_two_adjacent_rows_is_a_noop() -> None:
+    same = [Belief("a", Interval(d(0), d(3)), "x"), Belief("b", Interval(d(3), None), "x")]
+    assert plan_add_member(same, Interval(d(1), d(10))).is_noop
+    # a hole between two rows is filled, and only the hole
+    holes = [Belief("a", Interval(d(0), d(2)), "x"), Belief("b", Interval(d(4), d(6)), "x")]
+    plan = plan_add_member(holes, Interval(d(1), d(8)))
+    assert plan.close == [] and [p.interval for p in plan.insert] == [Interval(d(2), d(4)), Interval(d(6), d(8))]
 
 
 @dataclass

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 
 import cypher
-from graph.errors import WorldmemError
+from graph.errors import InvariantViolation
 
 if TYPE_CHECKING:
     from graph.ledger.entities import Entity
@@ -28,7 +28,7 @@ def micros(t: datetime | None) -> int | None:
 
 def _one(conn: psycopg.Connection[Any], name: str, params: dict[str, Any]) -> None:
     if not cypher.run(conn, name, params):
-        raise WorldmemError(f"graph mirror out of step with the ledger ({name}: no row)")
+        raise InvariantViolation(f"graph mirror out of step with the ledger ({name}: no row)")
 
 
 def create_entity(conn: psycopg.Connection[Any], owner: str, entity: Entity) -> None:

@@ -8,6 +8,9 @@ every rejection comes back typed. A retried proposal (same owner and run_id) wri
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -19,7 +22,7 @@ from psycopg.types.json import Jsonb
 from pydantic import BaseModel
 
 from curator.proposal import MemoryMutationProposal
-from graph.errors import BadInput, Conflict, Forbidden, WorldmemError
+from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotFound
 from graph.governance import decisions as governance
 from graph.governance import merge
 from graph.ledger.ops import APPLY, OpContext
@@ -28,9 +31,17 @@ from graph.ledger.trust import effective_source
 from graph.platform.db import Database
 from graph.sql import load
 
+log = logging.getLogger("worldmem.committer")
+
 FUTURE_SKEW = timedelta(seconds=5)
 TICK = timedelta(microseconds=1)
 
+
+# What an operation may reject itself with. Anything else (an invariant of the mirror, a constraint the
+# planner should have made impossible) is our bug: the proposal fails as INTERNAL, never as the caller's.
+EXPECTED = (BadInput, NotFound, Forbidden, Conflict)
+# Internal failures by kind since the process started (the server logs each one with its traceback).
+INTERNAL_FAILURES: Counter[str] = Counter()
 
 # Every operation's handler: the ledger's own, and the owner's governance (accept, reject, merge, split).
 HANDLERS = {**APPLY, **governance.HANDLERS, **merge.HANDLERS}
@@ -61,9 +72,15 @@ class _RollBack(Exception):
     """Raised inside the proposal's savepoint to undo everything when an operation was rejected."""
 
 
-def payload_hash(proposal: MemoryMutationProposal) -> str:
+def _unhashed(proposal: MemoryMutationProposal) -> set[str]:
     # `untrusted` is left out while false, so proposals hashed before it existed still replay.
-    body = proposal.model_dump_json(exclude={"created_at"} | (set() if proposal.untrusted else {"untrusted"}))
+    return {"created_at"} | (set() if proposal.untrusted else {"untrusted"})
+
+
+def payload_hash(proposal: MemoryMutationProposal) -> str:
+    """SHA-256 of canonical JSON (sorted keys, no spaces): a retry with reordered keys is the same proposal."""
+    body = json.dumps(proposal.model_dump(mode="json", exclude=_unhashed(proposal)), sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(body.encode()).hexdigest()
 
 
@@ -117,17 +134,15 @@ def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) 
             bound = op.model_copy(update={"source": effective_source(ctx.principal, op.source)})
             with ctx.conn.transaction():
                 outcome = HANDLERS[op.op](ctx, bound)
-        except WorldmemError as exc:
+        except EXPECTED as exc:
             tally.rejected.append(Rejected(op_index=index, code=exc.code, message=exc.message))
             continue
-        except pg_errors.ExclusionViolation:
-            tally.rejected.append(Rejected(op_index=index, code="OVERLAPPING_BELIEF",
-                                           message="two believed values would overlap in valid time"))
-            continue
-        except (pg_errors.UniqueViolation, pg_errors.CheckViolation, pg_errors.ForeignKeyViolation) as exc:
-            tally.rejected.append(Rejected(op_index=index, code="CONSTRAINT_VIOLATION",
-                                           message=_first_line(exc)))
-            continue
+        except pg_errors.IntegrityError as exc:
+            # Every operation is validated and planned against locked rows before it writes, so a
+            # constraint that still refuses the write means the planner (or a handler) is wrong.
+            raise _internal(f"constraint {type(exc).__name__}", index, exc) from exc
+        except InvariantViolation as exc:
+            raise _internal("invariant", index, exc) from exc
         if outcome == "pending":
             tally.pending += 1
         else:
@@ -146,8 +161,7 @@ def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:
     """The proposal's system time: strictly increasing per owner; an import may name it, never in the past."""
     last, now = clock["last_recorded_at"], clock["now"]
     if requested is None:
-        current: datetime = now if last is None else max(now, last + TICK)
-        return current
+        return now if last is None else max(now, last + TICK)
     if requested.tzinfo is None:
         raise BadInput("recordedAt needs a UTC offset", code="BAD_TIME")
     if requested > now + FUTURE_SKEW:
@@ -159,6 +173,12 @@ def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:
     # earlier proposal's rows would be superseded at the instant they were recorded, invisible to every
     # as-of query. The result's recordedAt says which time was used.
     return requested if last is None or requested > last else last + TICK
+
+
+def _internal(kind: str, index: int, exc: Exception) -> InvariantViolation:
+    INTERNAL_FAILURES[kind] += 1
+    log.error("commit failed internally at operation %d (%s): %s", index, kind, _first_line(exc), exc_info=exc)
+    return InvariantViolation(f"operation {index}: {kind}: {_first_line(exc)}")
 
 
 def _first_line(exc: Exception) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
+import psycopg
 from psycopg.types.json import Jsonb
 
 from curator import proposal as p
@@ -15,6 +17,25 @@ from graph.sql import load
 
 if TYPE_CHECKING:
     from graph.ledger.ops import OpContext
+
+
+def lookup(conn: psycopg.Connection[Any], key: str) -> dict[str, Any] | None:
+    """The event (id, occurred_at, correlation_id) named by its id or its external ref.
+
+    Parse first, then one indexed lookup each: `id::text = key OR external_ref = key` defeated both
+    indexes (a sequential scan per causedBy, under the owner lock). An external ref that happens to be
+    a UUID is still found when no event has that id.
+    """
+    try:
+        event_id = UUID(key)
+    except ValueError:
+        event_id = None
+    if event_id is not None:
+        row = conn.execute(load("event_by_id"), {"id": event_id}).fetchone()
+        if row is not None:
+            return dict(row)
+    row = conn.execute(load("event_by_external_ref"), {"key": key}).fetchone()
+    return dict(row) if row is not None else None
 
 
 def record(ctx: OpContext, op: p.RecordEvent) -> Any:
@@ -29,7 +50,7 @@ def record(ctx: OpContext, op: p.RecordEvent) -> Any:
     target = entities.require(ctx.conn, op.target) if op.target else None
     cause = None
     if op.caused_by is not None:
-        cause = ctx.conn.execute(load("event_lookup"), {"key": op.caused_by}).fetchone()
+        cause = lookup(ctx.conn, op.caused_by)
         if cause is None:
             raise NotFound(f"no event {op.caused_by!r}", code="UNKNOWN_EVENT")
     stamp = causality.stamp(ctx.conn, op, cause, target.id if target else None, ctx.run_id)

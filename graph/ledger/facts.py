@@ -60,6 +60,10 @@ def close(conn: psycopg.Connection[Any], ids: list[str], at: datetime, status: s
     return len(closed)
 
 
+def set_successor(conn: psycopg.Connection[Any], closed_id: str, successor: UUID) -> None:
+    conn.execute(load("facts_set_successor"), {"id": UUID(closed_id), "successor": successor})
+
+
 def insert(conn: psycopg.Connection[Any], owner: str, row: dict[str, Any]) -> UUID:
     params = {**row, "object_value": Jsonb(row["object_value"]) if row["object_kind"] == "literal" else None,
               "evidence": Jsonb(row.get("evidence") or {})}

@@ -19,6 +19,7 @@ from curator import proposal as p
 from graph.errors import BadInput, Conflict, Forbidden, NotFound
 from graph.ledger import entities, facts, suppression, trust
 from graph.ledger.entities import Entity
+from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
 from graph.ledger.registries import get_entity_kind, get_relation_type
 from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
@@ -194,20 +195,27 @@ def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: di
     by_id = {str(r["id"]): r for r in current}
     base = {"subject_id": current[0]["subject_id"], "predicate": current[0]["predicate"],
             "functional": current[0]["functional"]} if current else {}
+    new_value: Any = None
+    pieces: dict[str, Any] = {}
     for piece in plan.insert:
         if piece.split_from is None:
             assert row is not None
-            _insert(ctx, row, piece.interval, status="active",
-                    supersedes=plan.close[0] if plan.close else supersedes)
+            new_value = _insert(ctx, row, piece.interval, status="active",
+                                supersedes=plan.close[0] if plan.close else supersedes)
         else:
             old = by_id[piece.split_from]
-            _insert(ctx, {**base, **facts.inherit(old)}, piece.interval, status="active",
-                    supersedes=piece.split_from)
+            pieces.setdefault(piece.split_from, _insert(ctx, {**base, **facts.inherit(old)}, piece.interval,
+                                                        status="active", supersedes=piece.split_from))
+    # every closed row names its successor: the new value that replaced it, else what is left of it
+    for closed in plan.close:
+        successor = new_value if new_value is not None else pieces.get(closed)
+        if successor is not None:
+            facts.set_successor(ctx.conn, closed, successor)
 
 
 def _insert(ctx: OpContext, row: dict[str, Any], interval: Interval, *, status: str,
-            supersedes: str | None) -> None:
-    facts.insert(ctx.conn, ctx.owner, {
+            supersedes: str | None) -> Any:
+    return facts.insert(ctx.conn, ctx.owner, {
         **row, "valid_from": interval.start, "valid_to": interval.end, "recorded_at": ctx.at,
         "believed": status == "active", "status": status, "supersedes_fact_id": supersedes,
         "run_id": ctx.run_id, "op_index": ctx.op_index, "changed_by": row.get("changed_by") or ctx.run_id})
@@ -252,7 +260,7 @@ def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
 def _event_id(ctx: OpContext, key: str | None) -> Any:
     if key is None:
         return None
-    row = ctx.conn.execute(load("event_lookup"), {"key": key}).fetchone()
+    row = lookup_event(ctx.conn, key)
     if row is None:
         raise NotFound(f"no event {key!r}", code="UNKNOWN_EVENT")
     return row["id"]

@@ -115,16 +115,16 @@ def plan_remove(believed: Sequence[Belief], cut: Interval) -> Plan:
 
 
 def plan_add_member(believed_same_value: Sequence[Belief], new: Interval) -> Plan:
-    """Assert one member of a set predicate: identical values are deduplicated, other values untouched.
+    """Assert one member of a set predicate: only the parts of `new` not yet covered by the same value.
 
-    If the value is already believed over the whole period, nothing changes; overlapping rows of the
-    same value are closed and replaced by one row covering their union with `new`.
+    Rows already believed keep their provenance (source, confidence, evidence) and stay open; nothing is
+    closed. A value already believed over the whole period, also across several adjacent rows, changes
+    nothing.
     """
-    hits = [b for b in believed_same_value if b.interval.overlaps(new)]
-    if any(b.interval.covers(new) for b in hits):
-        return Plan()
-    merged = hull([new, *(b.interval for b in hits)])
-    return Plan(close=[b.id for b in hits], insert=[Piece(merged)])
+    gaps = [new]
+    for belief in believed_same_value:
+        gaps = [part for gap in gaps for part in subtract(gap, belief.interval)]
+    return Plan(insert=[Piece(gap) for gap in gaps])
 
 
 def during(lo: datetime, hi: datetime | None, t: datetime) -> bool:

@@ -158,7 +158,8 @@ def _settle(conn: psycopg.Connection[Any], actions: Sequence[Mapping[str, Any]],
         outcome = evaluate(conn, action, now)
         if outcome is None or outcome == action["intent_outcome"]:
             continue
-        if conn.execute(load("intent_set_outcome"), {"id": action["id"], "outcome": outcome}).fetchone():
+        if conn.execute(load("intent_set_outcome"), {"id": action["id"], "outcome": outcome,
+                                                     "previous": action["intent_outcome"]}).fetchone():
             changes.append(OutcomeChange(event_id=action["id"], old=action["intent_outcome"], new=outcome))
     return changes
 
