@@ -141,8 +141,10 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
         report = check(args.url or admin_url(settings))
     except psycopg.OperationalError as exc:
         raise PlatformError(f"cannot connect: {str(exc).strip().splitlines()[-1]}") from exc
+    print(f"AGE {report.age_version}")
     for name, count in report.counts.items():
-        print(f"{name}: {count} in the ledger")
+        print(f"{name}: {count} in the ledger" if name != "console_functions" else
+              f"console: {count} executable ag_catalog functions")
     for problem in report.problems:
         print(f"PROBLEM {problem}")
     print("graph == ledger" if report.ok else f"graph != ledger ({len(report.problems)} problems)")
@@ -170,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     db = sub.add_parser("db", help="the database: up | down | status | url")
     db.add_argument("action", choices=["up", "down", "status", "url"])
-    db.add_argument("--role", choices=["app", "console", "admin"], default="app", help="for `url`")
+    db.add_argument("--role", choices=["app", "admin"], default="app", help="for `url`")
     sub.add_parser("migrate", help="apply pending migrations")
     serve = sub.add_parser("serve", help="serve GraphQL at /graphql")
     serve.add_argument("--host")

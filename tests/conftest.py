@@ -68,11 +68,6 @@ def app_db_url(settings: Settings, test_db_url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def console_db_url(settings: Settings, test_db_url: str) -> str:
-    return role_url(settings, "console", TEST_DB)
-
-
-@pytest.fixture(scope="session")
 def db(app_db_url: str) -> Iterator[Database]:
     database = Database(app_db_url, max_size=4)
     yield database

@@ -1,4 +1,5 @@
-"""`worldmem doctor`: proves the AGE mirror equals the ledger (run as admin, across all owners)."""
+"""`worldmem doctor`: proves the AGE mirror equals the ledger (run as admin, across all owners), and that the
+console's function surface is the one recorded (graph/age/console_snapshot.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 import cypher
+from graph.age import console_snapshot
 from graph.age.mirror import micros
 from graph.platform import safe_times
 from graph.sql import load
@@ -21,6 +23,7 @@ TIME_COLUMNS = ("valid_from", "valid_to", "recorded_at", "superseded_at")
 class Report:
     counts: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    age_version: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -40,7 +43,8 @@ def _compare(report: Report, what: str, ledger: set[tuple[Any, ...]], graph: set
 
 
 def check(admin_url: str) -> Report:
-    """Compare entities, relationship facts, events and causation with their graph mirror."""
+    """Compare entities (with what traversal reads: name, merged_into), relationship facts, events and
+    causation with their graph mirror; and the console's function surface with the recorded snapshot."""
     report = Report()
     with psycopg.connect(admin_url, row_factory=dict_row,
                          options="-c search_path=public,ag_catalog") as conn, conn.transaction():
@@ -59,4 +63,8 @@ def check(admin_url: str) -> Report:
             ledger = {to_tuple(dict(r)) for r in conn.execute(load(f"doctor_{name}")).fetchall()}
             graph = {tuple(r.values()) for r in cypher.run(conn, f"doctor_{name}", {})}
             _compare(report, name, ledger, graph)
+        now = console_snapshot.live(conn)
+    report.age_version = now["age_version"]
+    report.counts["console_functions"] = len(now["console_functions"])
+    report.problems += [f"console: {p}" for p in console_snapshot.drift(now, console_snapshot.recorded())]
     return report

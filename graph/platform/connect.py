@@ -1,4 +1,4 @@
-"""Connection URLs for the admin, application and console roles."""
+"""Connection URLs for the admin and application roles (the console role cannot log in)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from graph.platform.secrets import load_or_create_secrets
 from graph.settings import Settings
 
-Role = Literal["admin", "app", "console"]
+Role = Literal["admin", "app"]
+# worldmem_console has no login (0019): the app reaches it with SET LOCAL ROLE for console queries only.
 ROLE_NAMES = {"app": "worldmem_app", "console": "worldmem_console"}
 
 
@@ -27,7 +28,7 @@ def role_url(settings: Settings, role: Role, dbname: str | None = None) -> str:
     if role == "admin":
         return base
     secrets = load_or_create_secrets(settings)
-    password = secrets.app_password if role == "app" else secrets.console_password
+    password = secrets.app_password
     parts = urlsplit(base)
     host = parts.hostname or "127.0.0.1"
     netloc = f"{ROLE_NAMES[role]}:{quote(password)}@{host}" + (f":{parts.port}" if parts.port else "")

@@ -99,11 +99,15 @@ def _apply_one(conn: psycopg.Connection, migration: Migration) -> bool:
 
 
 def _ensure_role_logins(conn: psycopg.Connection, settings: Settings) -> None:
-    """Give the app and console roles their passwords (kept outside the migration files)."""
+    """Give the app role its password (kept outside the migration files); the console role never logs in.
+
+    Roles are cluster-wide and a migration runs once per database, so this runs on every migrate: a
+    cluster set up before 0019 gave the console role a login, and this takes it away again.
+    """
     secrets = load_or_create_secrets(settings)
-    for role, password in (("app", secrets.app_password), ("console", secrets.console_password)):
-        conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(
-            sql.Identifier(ROLE_NAMES[role]), sql.Literal(password)))
+    conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(
+        sql.Identifier(ROLE_NAMES["app"]), sql.Literal(secrets.app_password)))
+    conn.execute(load("platform_console_nologin"))
 
 
 def applied(url: str) -> list[str]:

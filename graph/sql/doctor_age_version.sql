@@ -1,0 +1,1 @@
+SELECT extversion AS version FROM pg_extension WHERE extname = 'age'
