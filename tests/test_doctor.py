@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 from datetime import UTC, datetime, timedelta
@@ -88,3 +89,28 @@ def test_doctor_command_exits_nonzero_on_a_broken_url() -> None:
     proc = subprocess.run([".venv/bin/worldmem", "doctor", "--url", "postgresql://x:y@127.0.0.1:1/none"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_doctor_compares_what_traversal_reads_of_an_entity(db: Database, test_db_url: str,
+                                                           admin_conn: psycopg.Connection) -> None:
+    owner = "doctor-names"
+    commit_proposal(db, owner, MemoryMutationProposal(run_id="s", operations=[
+        UpsertEntity(ref="person:x", kind="person", canonical_name="Xaver"),
+        UpsertEntity(ref="person:y", kind="person", canonical_name="Yvonne"),
+        MergeEntities(entity="person:y", into="person:x")]))
+    assert not [p for p in check(test_db_url).problems if owner in p]
+    row = admin_conn.execute("SELECT canonical_name, merged_into_id::text FROM entities"
+                             " WHERE owner_sub = %s AND ref = 'person:y'", (owner,)).fetchone()
+    assert row is not None and row[1] is not None
+    forge = {"name": "SELECT * FROM cypher('worldgraph', $$ MATCH (e:Entity) WHERE e.owner = 'doctor-names' "
+                     "AND e.ref = 'person:y' SET e.name = $v RETURN e $$, %s) AS (e agtype)"}
+    forge["merged_into"] = ("SELECT * FROM cypher('worldgraph', $$ MATCH (e:Entity) WHERE e.owner = 'doctor-names' "
+                            "AND e.ref = 'person:y' SET e.merged_into = $v RETURN e $$, %s) AS (e agtype)")
+    for prop, forged, original in (("name", "Forged", row[0]), ("merged_into", None, row[1])):
+        # the name traversal renders, and the merge it follows to the survivor
+        for value in (forged, original):
+            admin_conn.execute(forge[prop], (json.dumps({"v": value}),))
+            problems = [p for p in check(test_db_url).problems if owner in p]
+            if value == forged:
+                assert problems and all(p.startswith("entities:") for p in problems), (prop, problems)
+    assert not [p for p in check(test_db_url).problems if owner in p]
