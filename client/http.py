@@ -1,8 +1,10 @@
 """`WorldmemClient`: the agent's read tools as async methods that return the text the agent reads.
 
-Errors: a tool input the server refuses (a bad time, a malformed ref) raises `ToolInputError` with the
-server's code and message, so a model can correct itself; an unreachable, failing or refusing server
-raises `MemoryUnavailable`. `world_context` never raises: it returns "" when memory is unavailable.
+Errors: a tool input the server refuses (a bad time, a malformed ref or id, a kind mismatch, a limit out
+of range: every code of category input, state or auth in graph/error_codes.py) raises `ToolInputError`
+with the server's code and message, so a model can correct itself; an unreachable or failing server, a
+refused token, a timeout or an unknown code raises `MemoryUnavailable`. `world_context` never raises:
+it returns "" when memory is unavailable.
 """
 
 from __future__ import annotations
@@ -14,10 +16,7 @@ from typing import Any
 import httpx
 
 from client import queries as q
-
-# Codes of errors the caller caused; everything else means memory could not answer.
-INPUT_CODES = frozenset({"BAD_INPUT", "BAD_TIME", "BAD_REF", "NOT_FOUND", "UNKNOWN_ENTITY", "AMBIGUOUS_REF",
-                         "GRAPHQL_VALIDATION_FAILED", "GRAPHQL_PARSE_FAILED", "UNKNOWN_PREDICATE"})
+from graph.error_codes import caller_must_fix
 
 
 class MemoryUnavailable(Exception):
@@ -64,7 +63,7 @@ class WorldmemClient:
         if errors:
             code = (errors[0].get("extensions") or {}).get("code", "INTERNAL")
             message = errors[0].get("message", "error")
-            if code in INPUT_CODES:
+            if caller_must_fix(code):  # graph/error_codes.py: input, state or permission
                 raise ToolInputError(code, message)
             raise MemoryUnavailable(f"worldmem answered {code}: {message}")
         if not isinstance(body, dict) or not isinstance(body.get("data"), dict):

@@ -9,6 +9,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from fastapi.testclient import TestClient
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
@@ -21,6 +22,7 @@ from graph.ledger.events import lookup
 from graph.ledger.timeline import Interval, Piece, Plan
 from graph.platform.db import Database
 from graph.sql import load
+from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
 T = datetime(2022, 1, 1, tzinfo=UTC)
 USER = Evidence(kind="message", text="my mail is y@x")
@@ -172,6 +174,22 @@ def test_a_planner_bug_is_internal_not_overlapping_belief(db: Database, owner: s
     assert [r["object_value"] for r in rows(db, owner, "name")] == ["A"]
     with db.owner_tx(owner, read_only=True) as conn:  # not recorded as committed: a retry runs again
         assert conn.execute(load("proposal_get"), {"run_id": "b"}).fetchone() is None
+
+
+def test_an_internal_failure_is_masked_over_graphql(client: TestClient, make_token: MakeToken,  # noqa: F811
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    token = make_token()
+    mutation = """mutation($p: ProposalInput!) { commitProposal(proposal: $p) { committed rejected { code } } }"""
+
+    def name(run: str, value: str) -> dict[str, Any]:
+        return {"p": {"runId": run, "operations": [{"assertFact": {
+            "subject": "person:me", "predicate": "name", "value": value, "validFrom": T.isoformat(),
+            "source": "user", "confidence": 1.0, "evidence": {"kind": "message", "text": "t"}}}]}}
+    assert gql(client, token, mutation, name("a", "A"))["data"]["commitProposal"]["committed"] == 1
+    monkeypatch.setattr(ops, "plan_replace", lambda *_: Plan(insert=[Piece(Interval(T))]))
+    body = gql(client, token, mutation, name("b", "B"))
+    assert codes(body) == ["INTERNAL"] and body["errors"][0]["message"] == "Unexpected error."
+    assert "OVERLAPPING_BELIEF" not in str(body) and "facts_functional_no_overlap" not in str(body)
 
 
 def test_a_mirror_invariant_failure_is_internal(db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
