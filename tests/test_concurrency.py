@@ -41,7 +41,8 @@ def _op(kind: str, i: int, rng: random.Random) -> Any:
 
 
 def test_concurrent_commits_to_one_attribute_and_one_set(db: Database, owner: str, test_db_url: str) -> None:
-    seed = [UpsertEntity(ref=f"person:{r}", kind="person", canonical_name=r) for r in ("c", "k0", "k1", "k2")]
+    seed: list[Any] = [UpsertEntity(ref=f"person:{r}", kind="person", canonical_name=r)
+                       for r in ("c", "k0", "k1", "k2")]
     assert commit_proposal(db, owner, MemoryMutationProposal(run_id="seed", operations=seed)).rejected == []
     rng = random.Random(11)
     jobs = [(kind, i, _op(kind, i, rng)) for i in range(N) for kind in ("functional", "set")]
