@@ -13,7 +13,6 @@ from strawberry.scalars import JSON
 
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.reads.temporal import EntityStateView, FactView
-from resolvers.error_types import ErrorCode
 
 
 @strawberry.input(description="What a belief rests on")
@@ -175,7 +174,7 @@ def to_operation(op: OperationInput) -> dict[str, Any]:
 @strawberry.type(description="One operation the committer refused; nothing of the proposal was written")
 class Rejected:
     op_index: int
-    code: ErrorCode
+    code: str = strawberry.field(description="A value of the enum ErrorCode")
     message: str
 
 
@@ -190,7 +189,7 @@ class CommitResult:
     @classmethod
     def from_outcome(cls, outcome: CommitOutcome) -> CommitResult:
         return cls(committed=outcome.committed, pending=outcome.pending,
-                   rejected=[Rejected(op_index=r.op_index, code=ErrorCode(r.code), message=r.message)
+                   rejected=[Rejected(op_index=r.op_index, code=r.code, message=r.message)
                              for r in outcome.rejected],
                    recorded_at=outcome.recorded_at, replayed=outcome.replayed)
 

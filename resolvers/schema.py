@@ -35,6 +35,7 @@ from resolvers.console import ConsoleQuery
 from resolvers.context import RequireToken, SoftErrors
 from resolvers.curator import CuratorMutation, CuratorQuery
 from resolvers.curator_records import CuratorRecordQuery
+from resolvers.error_types import ErrorCode
 from resolvers.errors import format_errors
 from resolvers.explorer import ExplorerQuery
 from resolvers.governance import GovernanceMutation, GovernanceQuery
@@ -74,6 +75,8 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
         subscription=LiveSubscription,
         extensions=[RequireToken, OperationGuard, SoftErrors, lambda: QueryLimits(max_depth=max_depth)],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
+        # The codes of `extensions.code` and `Rejected.code` (a String in the contract), documented.
+        types=[ErrorCode],
     )
 
 
