@@ -250,3 +250,13 @@ def test_event_lookups_can_use_their_indexes(admin_conn: psycopg.Connection) -> 
             plan = "\n".join(r["QUERY PLAN"] for r in cur.execute(
                 b"EXPLAIN " + load(name).encode(), params).fetchall())
             assert "Seq Scan" not in plan and "Index" in plan, plan
+
+
+def test_a_proposal_stored_with_the_old_hash_still_replays(db: Database, owner: str) -> None:
+    proposal = MemoryMutationProposal(run_id="old", operations=[mail("o@x", T)])
+    assert commit_proposal(db, owner, proposal).committed == 1
+    legacy = committer._legacy_hash(proposal)
+    assert legacy != payload_hash(proposal)
+    with db.owner_tx(owner) as conn:  # as a row written before the canonical hash
+        conn.execute("UPDATE proposals SET payload_hash = %s WHERE run_id = 'old'", (legacy,))
+    assert commit_proposal(db, owner, proposal).replayed

@@ -84,6 +84,11 @@ def payload_hash(proposal: MemoryMutationProposal) -> str:
     return hashlib.sha256(body.encode()).hexdigest()
 
 
+def _legacy_hash(proposal: MemoryMutationProposal) -> str:
+    """The hash proposals were stored with before issue 8 (key order as given), so their retries replay."""
+    return hashlib.sha256(proposal.model_dump_json(exclude=_unhashed(proposal)).encode()).hexdigest()
+
+
 def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutationProposal, *,
                     recorded_at: datetime | None = None,
                     on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None = None) -> CommitResult:
@@ -100,7 +105,7 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
         # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
         stored = conn.execute(load("proposal_get"), {"run_id": proposal.run_id}).fetchone()
         if stored is not None:
-            if stored["payload_hash"] != digest:
+            if stored["payload_hash"] not in (digest, _legacy_hash(proposal)):
                 raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
                                code="RUN_ID_REUSED")
             return CommitResult.model_validate({**stored["result"], "replayed": True})
