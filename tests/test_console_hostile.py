@@ -247,6 +247,10 @@ CASES: list[tuple[str, str, str | set[str], str | set[str]]] = [
     ("vertex-stats-b", f"RETURN ag_catalog.age_vertex_stats('worldgraph', {FAKE_VERTEX})", DENIED, DENIED),
     ("graph-stats", "RETURN ag_catalog.age_graph_stats('worldgraph')", DENIED, DENIED),
     ("drop-graph-cache", "RETURN ag_catalog.age_delete_global_graphs('worldgraph')", DENIED, DENIED),
+    # outside the console's allow-list (0019), executable by it before: the database refuses them now
+    ("graph-exists", "RETURN ag_catalog.graph_exists(pg_catalog.namein(pg_catalog.textout('worldgraph'::pg_text)))"
+                     " AS x", DENIED, DENIED),
+    ("valid-label-name", "RETURN ag_catalog.age_is_valid_label_name('Entity') AS x", DENIED, DENIED),
     ("notify", "RETURN " + _void("pg_catalog.pg_notify('c'::pg_text, 'x'::pg_text)"), DENIED, DENIED),
     ("nested-cypher", "RETURN ag_catalog.cypher('worldgraph'::pg_text, 'MATCH (n) RETURN n'::pg_text)", DENIED, ANY),
     ("sql-via-xml-facts", _xml("SELECT * FROM facts"), DENIED, DENIED),
