@@ -77,6 +77,11 @@ class ErrorCode(StrEnum):
     # trust
     PRIVILEGED = "PRIVILEGED"
     OWNER_ONLY = "OWNER_ONLY"
+    SOURCE_NOT_ALLOWED = "SOURCE_NOT_ALLOWED"
+    BAD_TOKEN_KIND = "BAD_TOKEN_KIND"
+    NAMESPACE = "NAMESPACE"
+    NAMESPACE_TAKEN = "NAMESPACE_TAKEN"
+    REGISTERED_BY_OTHER = "REGISTERED_BY_OTHER"
     # the Cypher console
     CONSOLE_ERROR = "CONSOLE_ERROR"
     CONSOLE_SYNTAX = "CONSOLE_SYNTAX"
@@ -140,6 +145,11 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.CONSTRAINT_VIOLATION: (_S, "A database constraint refused the write."),
     ErrorCode.PRIVILEGED: (_A, "The kind or predicate is privileged: this token's source cannot write it."),
     ErrorCode.OWNER_ONLY: (_A, "Only the owner governs memory."),
+    ErrorCode.SOURCE_NOT_ALLOWED: (_A, "The token may not claim this source (a source can only lower trust)."),
+    ErrorCode.BAD_TOKEN_KIND: (_I, "A token's kind, name or rights do not fit together."),
+    ErrorCode.NAMESPACE: (_A, "An integration registers keys only under its own namespace (name:)."),
+    ErrorCode.NAMESPACE_TAKEN: (_A, "The namespace belongs to another integration; register under your own."),
+    ErrorCode.REGISTERED_BY_OTHER: (_A, "The key was registered by someone else: use it as it is."),
     ErrorCode.CONSOLE_ERROR: (_I, "The console refused the query."),
     ErrorCode.CONSOLE_SYNTAX: (_I, "The console query is malformed."),
     ErrorCode.CONSOLE_FORBIDDEN: (_I, "The console query uses something not allowed."),

@@ -13,6 +13,7 @@ from typing import Any
 from curator.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.age.doctor import check
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 
 N = 8
@@ -43,7 +44,8 @@ def _op(kind: str, i: int, rng: random.Random) -> Any:
 def test_concurrent_commits_to_one_attribute_and_one_set(db: Database, owner: str, test_db_url: str) -> None:
     seed: list[Any] = [UpsertEntity(ref=f"person:{r}", kind="person", canonical_name=r)
                        for r in ("c", "k0", "k1", "k2")]
-    assert commit_proposal(db, owner, MemoryMutationProposal(run_id="seed", operations=seed)).rejected == []
+    principal = owner_principal(owner)
+    assert commit_proposal(db, principal, MemoryMutationProposal(run_id="seed", operations=seed)).rejected == []
     rng = random.Random(11)
     jobs = [(kind, i, _op(kind, i, rng)) for i in range(N) for kind in ("functional", "set")]
     start = threading.Barrier(len(jobs))
@@ -54,7 +56,7 @@ def test_concurrent_commits_to_one_attribute_and_one_set(db: Database, owner: st
         try:
             start.wait(timeout=30)
             results[f"{kind}-{i}"] = commit_proposal(
-                db, owner, MemoryMutationProposal(run_id=f"{kind}-{i}", operations=[op]))
+                db, owner_principal(owner), MemoryMutationProposal(run_id=f"{kind}-{i}", operations=[op]))
         except BaseException as exc:  # reported below, with the thread's name
             failures.append(exc)
 

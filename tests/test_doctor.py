@@ -94,7 +94,7 @@ def test_doctor_command_exits_nonzero_on_a_broken_url() -> None:
 def test_doctor_compares_what_traversal_reads_of_an_entity(db: Database, test_db_url: str,
                                                            admin_conn: psycopg.Connection) -> None:
     owner = "doctor-names"
-    commit_proposal(db, owner, MemoryMutationProposal(run_id="s", operations=[
+    commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id="s", operations=[
         UpsertEntity(ref="person:x", kind="person", canonical_name="Xaver"),
         UpsertEntity(ref="person:y", kind="person", canonical_name="Yvonne"),
         MergeEntities(entity="person:y", into="person:x")]))

@@ -20,6 +20,7 @@ from graph.ledger import committer, ops
 from graph.ledger.committer import CommitResult, commit_proposal, payload_hash
 from graph.ledger.events import lookup
 from graph.ledger.timeline import Interval, Piece, Plan
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.sql import load
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
@@ -30,8 +31,8 @@ GUESS = Evidence(kind="inference", text="guess")
 
 
 def commit(db: Database, owner: str, run: str, *ops_: Any, at: datetime | None = None) -> CommitResult:
-    return commit_proposal(db, owner, MemoryMutationProposal(run_id=run, operations=list(ops_)),
-                           recorded_at=at, may_import=at is not None)
+    return commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=run, operations=list(ops_)),
+                           recorded_at=at)
 
 
 def rows(db: Database, owner: str, predicate: str) -> list[dict[str, Any]]:
@@ -98,9 +99,9 @@ def test_every_closed_row_names_its_successor(db: Database, owner: str) -> None:
 def test_a_retried_import_replays_even_after_later_imports(db: Database, owner: str) -> None:
     first = MemoryMutationProposal(run_id="imp-1", operations=[mail("a@x", T)])
     r1 = datetime.now(UTC) - timedelta(hours=2)
-    assert commit_proposal(db, owner, first, recorded_at=r1, may_import=True).committed == 1
+    assert commit_proposal(db, owner_principal(owner), first, recorded_at=r1).committed == 1
     assert commit(db, owner, "imp-2", mail("b@x", T), at=r1 + timedelta(hours=1)).committed == 1
-    again = commit_proposal(db, owner, first, recorded_at=r1, may_import=True)
+    again = commit_proposal(db, owner_principal(owner), first, recorded_at=r1)
     assert again.replayed and again.committed == 1 and again.recorded_at == r1
 
 
@@ -111,8 +112,8 @@ def test_the_payload_hash_ignores_key_order(db: Database, owner: str) -> None:
     one, other = proposal({"a": 1, "b": {"x": 1, "y": 2}}), proposal({"b": {"y": 2, "x": 1}, "a": 1})
     assert payload_hash(one) == payload_hash(other)
     assert payload_hash(one) != payload_hash(proposal({"a": 2, "b": {"x": 1, "y": 2}}))
-    assert commit_proposal(db, owner, one).committed == 1
-    assert commit_proposal(db, owner, other).replayed
+    assert commit_proposal(db, owner_principal(owner), one).committed == 1
+    assert commit_proposal(db, owner_principal(owner), other).replayed
 
 
 # -- the append-only trigger, as the app role -------------------------------------------------------------
@@ -254,9 +255,9 @@ def test_event_lookups_can_use_their_indexes(admin_conn: psycopg.Connection) -> 
 
 def test_a_proposal_stored_with_the_old_hash_still_replays(db: Database, owner: str) -> None:
     proposal = MemoryMutationProposal(run_id="old", operations=[mail("o@x", T)])
-    assert commit_proposal(db, owner, proposal).committed == 1
+    assert commit_proposal(db, owner_principal(owner), proposal).committed == 1
     legacy = committer._legacy_hash(proposal)
     assert legacy != payload_hash(proposal)
     with db.owner_tx(owner) as conn:  # as a row written before the canonical hash
         conn.execute("UPDATE proposals SET payload_hash = %s WHERE run_id = 'old'", (legacy,))
-    assert commit_proposal(db, owner, proposal).replayed
+    assert commit_proposal(db, owner_principal(owner), proposal).replayed
