@@ -38,6 +38,19 @@ class ErrorCode(StrEnum):
     QUERY_TOO_DEEP = "QUERY_TOO_DEEP"
     QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX"
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+    BAD_REQUEST = "BAD_REQUEST"
+    BAD_ENCODING = "BAD_ENCODING"
+    BAD_JSON = "BAD_JSON"
+    BAD_REQUEST_SHAPE = "BAD_REQUEST_SHAPE"
+    JSON_TOO_DEEP = "JSON_TOO_DEEP"
+    NUMBER_TOO_LONG = "NUMBER_TOO_LONG"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    QUERY_TOO_LARGE = "QUERY_TOO_LARGE"
+    TOO_MANY_ALIASES = "TOO_MANY_ALIASES"
+    OPERATION_NAME_REQUIRED = "OPERATION_NAME_REQUIRED"
+    REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
+    BUSY = "BUSY"
     # proposal and operation validation
     INVALID_OPERATION = "INVALID_OPERATION"
     INVALID_PROPOSAL = "INVALID_PROPOSAL"
@@ -61,6 +74,12 @@ class ErrorCode(StrEnum):
     UNKNOWN_EVENT_TYPE = "UNKNOWN_EVENT_TYPE"
     UNKNOWN_FACT = "UNKNOWN_FACT"
     RECORDED_AT_IN_FUTURE = "RECORDED_AT_IN_FUTURE"
+    TIME_OUT_OF_RANGE = "TIME_OUT_OF_RANGE"
+    STORED_TIME_OUT_OF_RANGE = "STORED_TIME_OUT_OF_RANGE"
+    # the curator's chat intake
+    INVALID_TURN = "INVALID_TURN"
+    BAD_LANGUAGE = "BAD_LANGUAGE"
+    BAD_WATERMARK = "BAD_WATERMARK"
     # conflicts with the stored state
     RECORDED_AT_NOT_MONOTONIC = "RECORDED_AT_NOT_MONOTONIC"
     RUN_ID_REUSED = "RUN_ID_REUSED"
@@ -109,6 +128,24 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.QUERY_TOO_DEEP: (_I, "The query nests deeper than the server allows."),
     ErrorCode.QUERY_TOO_COMPLEX: (_I, "The query asks for more fields than the server allows."),
     ErrorCode.PAYLOAD_TOO_LARGE: (_I, "The request body is larger than the server accepts."),
+    ErrorCode.BAD_REQUEST: (_I, "The HTTP request was refused (e.g. an unsupported content type)."),
+    ErrorCode.BAD_ENCODING: (_I, "The request body is not UTF-8."),
+    ErrorCode.BAD_JSON: (_I, "The request body is not JSON (or holds NaN or Infinity)."),
+    ErrorCode.BAD_REQUEST_SHAPE: (_I, "The body is not a JSON object with a string query (and object variables)."),
+    ErrorCode.JSON_TOO_DEEP: (_I, "JSON (body, variables or a literal) nests deeper than allowed."),
+    ErrorCode.NUMBER_TOO_LONG: (_I, "An integer has more digits than allowed."),
+    ErrorCode.METHOD_NOT_ALLOWED: (_I, "The HTTP method is not allowed here."),
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: (_I, "The content type is not supported."),
+    ErrorCode.QUERY_TOO_LARGE: (_I, "The query has too many tokens or too wide a selection."),
+    ErrorCode.TOO_MANY_ALIASES: (_I, "The query uses more aliases than allowed."),
+    ErrorCode.OPERATION_NAME_REQUIRED: (_I, "The document has several operations and no operationName."),
+    ErrorCode.REQUEST_TIMEOUT: (_R, "The request body did not arrive in time."),
+    ErrorCode.BUSY: (_R, "The request's database budget is spent or no connection was free; retry later."),
+    ErrorCode.TIME_OUT_OF_RANGE: (_I, "A time lies outside 0001-01-02..9999-12-30 UTC."),
+    ErrorCode.STORED_TIME_OUT_OF_RANGE: (_S, "A stored time outside the range was shown clamped (beside the data)."),
+    ErrorCode.INVALID_TURN: (_I, "A chat turn (or its tool calls) failed validation."),
+    ErrorCode.BAD_LANGUAGE: (_I, "The language must be en or de."),
+    ErrorCode.BAD_WATERMARK: (_I, "The curator's watermark names no turn of the chat."),
     ErrorCode.INVALID_OPERATION: (_I, "A proposal operation failed validation."),
     ErrorCode.INVALID_PROPOSAL: (_I, "The proposal as a whole failed validation."),
     ErrorCode.BAD_ID: (_I, "An id is not a UUID."),

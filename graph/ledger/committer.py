@@ -166,7 +166,8 @@ def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:
     """The proposal's system time: strictly increasing per owner; an import may name it, never in the past."""
     last, now = clock["last_recorded_at"], clock["now"]
     if requested is None:
-        return now if last is None else max(now, last + TICK)
+        current: datetime = now if last is None else max(now, last + TICK)
+        return current
     if requested.tzinfo is None:
         raise BadInput("recordedAt needs a UTC offset", code="BAD_TIME")
     if requested > now + FUTURE_SKEW:
