@@ -104,9 +104,11 @@ def test_turns_are_owner_private(db: Database, owner: str, admin_conn: psycopg.C
                       ("curator_usage", True)]
 
 
-def test_console_cannot_read_conversations(console_db_url: str) -> None:
+def test_console_cannot_read_conversations(app_db_url: str) -> None:
+    # the console role cannot log in (0019): reach it as the console does, by SET ROLE from the app
     for table in ("chat_turns", "curator_state", "curator_quota", "curator_usage"):
-        with psycopg.connect(console_db_url) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        with psycopg.connect(app_db_url) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SET ROLE worldmem_console")
             conn.execute(sql.SQL("SELECT 1 FROM {}").format(sql.Identifier(table)))
 
 
