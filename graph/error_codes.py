@@ -91,6 +91,7 @@ class ErrorCode(StrEnum):
     NOT_MERGED = "NOT_MERGED"
     ALREADY_MERGED = "ALREADY_MERGED"
     SPLIT_ORDER = "SPLIT_ORDER"
+    SPLIT_CONFLICT = "SPLIT_CONFLICT"
     OVERLAPPING_BELIEF = "OVERLAPPING_BELIEF"
     CONSTRAINT_VIOLATION = "CONSTRAINT_VIOLATION"
     # trust
@@ -178,6 +179,7 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.NOT_MERGED: (_S, "There is no open merge to split."),
     ErrorCode.ALREADY_MERGED: (_S, "The entity is already merged."),
     ErrorCode.SPLIT_ORDER: (_S, "A later merge must be split first."),
+    ErrorCode.SPLIT_CONFLICT: (_S, "The split cannot restore what moved (e.g. an alias another entity took since)."),
     ErrorCode.OVERLAPPING_BELIEF: (_S, "Two believed values would overlap in valid time."),
     ErrorCode.CONSTRAINT_VIOLATION: (_S, "A database constraint refused the write."),
     ErrorCode.PRIVILEGED: (_A, "The kind or predicate is privileged: this token's source cannot write it."),
