@@ -319,3 +319,24 @@ def test_effects_that_fan_out_too_far_say_so(db: Database, owner: str, monkeypat
     monkeypatch.setattr(graph.reads.causality, "MAX_FACTS", 1)
     few = effects_of(db, owner, run_id="r1")
     assert few is not None and few.truncated and len(few.facts) == 1
+
+
+@pytest.mark.usefixtures("run_r1")
+def test_judged_outcomes_feed_the_intent_metrics(db: Database, owner: str) -> None:
+    from curator import metrics
+
+    def count(label: str) -> float:
+        return float(metrics.intent_outcomes.labels(label)._value.get())
+
+    before = count("fulfilled"), count("partial")
+    t = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=2)
+    ok(db, owner, "m2", [
+        RecordEvent(event_type="user_message", occurred_at=t, summary="fix the tests", external_ref="mmsg-2"),
+        tool_call("mcall-2", "mmsg-2", t + timedelta(seconds=1), EXPECT_PASSING),
+        result_event("mres-3", "mcall-2", t + timedelta(seconds=5), "test:test_recall"),
+        status("test:test_recall", "passing", t + timedelta(seconds=5), "mres-3"),
+    ])
+    assert count("partial") == before[1] + 1
+    ok(db, owner, "m3", [result_event("mres-4", "mcall-2", t + timedelta(seconds=9), "test:test_merge"),
+                         status("test:test_merge", "passing", t + timedelta(seconds=9), "mres-4")])
+    assert count("fulfilled") == before[0] + 1

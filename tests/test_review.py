@@ -96,6 +96,9 @@ def test_pending_review_against_the_database(db: Database, owner: str) -> None:
               fact("pet:rex", "birthday", "2020-01-01", source="agent", confidence=0.2),
               rel("person:ann", "lives_in", "place:rome", source="agent", confidence=0.2)))
     review = pending_review(db, owner)
+    from curator import metrics
+
+    assert metrics._queue[owner] == 3  # the review queue depth gauge counts this owner's pending facts
     kinds = sorted(i.kind for i in review.items)
     assert kinds == ["conflict", "merge_suggestion", "pending_fact", "pending_fact"], review.message
     [conflict] = [i for i in review.items if i.kind == "conflict"]

@@ -18,6 +18,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from curator import metrics
 from graph.platform.db import Database
 from graph.reads.temporal import EntityStateView, FactView
 from graph.sql import load
@@ -142,6 +143,7 @@ def pending_review(db: Database, owner: str, limit: int = 20) -> Review:
         candidates = conn.execute(load("gov_review_merge_candidates"), {
             "skip_kinds": SKIP_KINDS, "recent": RECENT_ENTITIES, "low": MERGE_SIMILARITY[0],
             "high": MERGE_SIMILARITY[1], "limit": 2 * limit}).fetchall()
+    metrics.set_review_queue_depth(owner, len(pending))  # as far as it was counted (up to `limit`)
     return build_review([dict(r) for r in pending], [dict(r) for r in candidates], limit)
 
 

@@ -32,6 +32,7 @@ from uuid import UUID
 import psycopg
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from curator import metrics
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.ledger.registries import describe
@@ -161,6 +162,7 @@ def _settle(conn: psycopg.Connection[Any], actions: Sequence[Mapping[str, Any]],
         if conn.execute(load("intent_set_outcome"), {"id": action["id"], "outcome": outcome,
                                                      "previous": action["intent_outcome"]}).fetchone():
             changes.append(OutcomeChange(event_id=action["id"], old=action["intent_outcome"], new=outcome))
+            metrics.record_intent_outcome(outcome)
     return changes
 
 
