@@ -34,32 +34,45 @@ def temporal_cli() -> str:
     return found
 
 
+def spawn(port: int, log: Path, db_file: Path | None = None) -> subprocess.Popen[bytes]:
+    """Start a dev server on `port` and wait until it accepts connections; with `db_file` its state (histories,
+    task queues) is kept in that SQLite file, so a server started again on the same file resumes it."""
+    cmd = [temporal_cli(), "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port),
+           "--http-port", str(free_port()), "--metrics-port", str(free_port()), "--log-level", "error"]
+    if db_file is not None:
+        cmd += ["--db-filename", str(db_file)]
+    with log.open("a") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + STARTUP_S
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                stop(proc)
+                pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.1)
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @contextmanager
 def dev_server(log: Path) -> Iterator[str]:
     """A started dev server's address (127.0.0.1:port); stopped on exit."""
     port = free_port()
-    cmd = [temporal_cli(), "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port),
-           "--http-port", str(free_port()), "--metrics-port", str(free_port()), "--log-level", "error"]
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    proc = spawn(port, log)
     try:
-        deadline = time.monotonic() + STARTUP_S
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.1)
         yield f"127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 @pytest.fixture(scope="session")
