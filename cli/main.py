@@ -11,6 +11,7 @@ from pathlib import Path
 import psycopg
 
 from cli import console, intents, worker
+from client import mcp_server
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
@@ -195,7 +196,8 @@ EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
 COMMANDS["cypher"] = console.run
 COMMANDS["intents"] = intents.run
 COMMANDS["worker"] = worker.run
-EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser]
+COMMANDS["mcp"] = mcp_server.run
+EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp_server.add_parser]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,131 @@
+"""`worldmem mcp`: the agent tools over MCP (the official `mcp` SDK), stdio or streamable HTTP.
+
+One implementation of each tool: the MCP server registers the functions of `client.toolset.worldmem_toolset`
+(which call `WorldmemClient`, i.e. GraphQL) plus `world_context`, so an MCP host reads exactly the texts the
+GraphQL tools return. A refused input (a time without a UTC offset, an unknown ref kind, ...) comes back as a
+tool error (`isError`) with the server's code and message; an unavailable memory says so in the tool's text.
+
+The token: `--token` (or WORLDMEM_TOKEN) is checked against the GraphQL server before serving; a missing,
+refused or unverifiable token stops the command with exit code 2 and nothing is served. Over HTTP every
+request must also carry `Authorization: Bearer <the same token>`, else it is answered 401.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from functools import wraps
+from typing import TYPE_CHECKING, Any
+
+from pydantic_ai import ModelRetry
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from client.http import MemoryUnavailable, ToolInputError, WorldmemClient
+from client.toolset import UNAVAILABLE, worldmem_toolset
+from graph.errors import WorldmemError
+from graph.settings import Settings
+
+if TYPE_CHECKING:  # the SDK is imported when `worldmem mcp` runs, not by every worldmem command
+    from mcp.server.mcpserver import MCPServer
+
+INSTRUCTIONS = ("worldmem: the owner's bitemporal world memory. Start a turn with world_context; refs "
+                "(`kind:slug`) printed by one tool are what the others take; times are ISO 8601 with a UTC offset.")
+PROBE = '{ findEntity(query: "worldmem") { text } }'
+
+
+async def check_token(url: str, token: str) -> None:
+    """Raise WorldmemError unless the server at `url` accepts `token`."""
+    async with WorldmemClient(url, token, timeout=10) as probe:
+        try:
+            await probe.execute(PROBE)
+        except (MemoryUnavailable, ToolInputError) as exc:
+            raise WorldmemError(f"not serving MCP: {url} did not accept the token ({exc})") from exc
+
+
+def _as_tool_error(tool: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
+    """The toolset's retry (a refused input, "CODE: message") becomes MCP's ToolError: the call answers
+    isError with that text. Any other exception would reach the host only as "Error executing tool"."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @wraps(tool)
+    async def run(*args: Any, **kwargs: Any) -> str:
+        try:
+            return await tool(*args, **kwargs)
+        except ModelRetry as exc:
+            raise ToolError(exc.message) from exc
+
+    return run
+
+
+def build_server(client: WorldmemClient) -> MCPServer:
+    """An MCPServer with the toolset's tools and world_context, all bound to `client`."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("worldmem", instructions=INSTRUCTIONS, log_level="WARNING")
+    for name, tool in worldmem_toolset(client).tools.items():
+        server.add_tool(_as_tool_error(tool.function), name=name, structured_output=False)
+
+    async def world_context(message: str, chat_id: str | None = None, scope_chain: list[str] | None = None,
+                            budget_tokens: int = 1000) -> str:
+        """The Known World State for a turn: the entities and current facts that matter to the message,
+        as markdown within a token budget. Call it first, with the user's message.
+
+        Args:
+            message: the user's message
+            chat_id: the chat, for scoped facts (e.g. "c1")
+            scope_chain: scope refs, most specific first (e.g. ["chat:c1", "repo:home-agent"])
+            budget_tokens: the size of the block, in tokens
+        """
+        block = await client.world_context(message, chat_id=chat_id, scope_chain=scope_chain,
+                                           budget_tokens=budget_tokens)
+        return block or UNAVAILABLE.format(reason="no Known World State came back")
+
+    server.add_tool(world_context, structured_output=False)
+    return server
+
+
+class BearerGate:
+    """ASGI middleware: HTTP requests without `Authorization: Bearer <token>` are answered 401."""
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app, self._expected = app, f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not secrets.compare_digest(given, self._expected):
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"text/plain"), (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": b"worldmem mcp: bearer token required\n"})
+                return
+        await self.app(scope, receive, send)
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    mcp = sub.add_parser("mcp", help="serve the agent tools over MCP (stdio; --http for streamable HTTP)")
+    mcp.add_argument("--token", default=os.environ.get("WORLDMEM_TOKEN"),
+                     help="a worldmem token (default: $WORLDMEM_TOKEN); checked before serving")
+    mcp.add_argument("--url", help="the worldmem GraphQL server (default: http://HOST:PORT of the settings)")
+    mcp.add_argument("--http", action="store_true", help="streamable HTTP at http://HOST:PORT/mcp instead of stdio")
+    mcp.add_argument("--host", default="127.0.0.1", help="--http: the address to bind (default: 127.0.0.1)")
+    mcp.add_argument("--port", type=int, default=8765, help="--http: the port (default: 8765)")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    if not args.token:
+        raise WorldmemError("worldmem mcp needs a token: --token T or WORLDMEM_TOKEN (worldmem token create)")
+    url = args.url or f"http://{settings.host}:{settings.port}"
+    asyncio.run(check_token(url, args.token))
+    client = WorldmemClient(url, args.token)
+    server = build_server(client)
+    if not args.http:
+        server.run("stdio")
+        return 0
+    import uvicorn
+
+    app = BearerGate(server.streamable_http_app(host=args.host), args.token)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
