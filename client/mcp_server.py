@@ -41,8 +41,11 @@ async def check_token(url: str, token: str) -> None:
     async with WorldmemClient(url, token, timeout=10) as probe:
         try:
             await probe.execute(PROBE)
-        except (MemoryUnavailable, ToolInputError) as exc:
-            raise WorldmemError(f"not serving MCP: {url} did not accept the token ({exc})") from exc
+        except ToolInputError as exc:
+            raise WorldmemError(f"not serving MCP: {url} did not accept the token ({exc.code}: {exc})") from exc
+        except MemoryUnavailable as exc:  # a refused token (UNAUTHENTICATED) or a server that cannot answer
+            reason = "did not accept the token" if "UNAUTHENTICATED" in str(exc) else "could not check the token"
+            raise WorldmemError(f"not serving MCP: {url} {reason} ({exc})") from exc
 
 
 def _as_tool_error(tool: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:

@@ -91,6 +91,9 @@ def test_no_or_refused_token_serves_nothing(server: str) -> None:  # noqa: F811
     none = subprocess.run(command("--url", server), cwd=ROOT, env=env_without_token(), input="",
                           capture_output=True, text=True, timeout=60)
     assert none.returncode == 2 and "needs a token" in none.stderr and none.stdout == ""
+    down = subprocess.run(command("--token", "wm_x", "--url", f"http://127.0.0.1:{free_port()}"), cwd=ROOT,
+                          env=env_without_token(), input="", capture_output=True, text=True, timeout=60)
+    assert down.returncode == 2 and "could not check the token" in down.stderr and down.stdout == ""
 
 
 def wait_for_port(port: int, proc: subprocess.Popen[str]) -> None:
