@@ -149,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             analyzed = measure(cases(db, OWNER_B, args.people, args.runs))
         finally:
             db.close()
-    return 0 if report(fresh, analyzed) else 1
+        ok = report(fresh, analyzed)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ new, gets the same estimate, so the plans of a new owner are those of a known on
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any, LiteralString
 
 import psycopg
@@ -18,6 +19,7 @@ from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.sql import load
 
+SINCE = datetime(2024, 1, 1, tzinfo=UTC)
 OWNER_TABLES = ["entities", "entity_aliases", "facts", "world_events", "proposals", "suppression_markers",
                 "entity_merges", "entity_merge_moves", "merge_dismissals"]
 
@@ -27,7 +29,7 @@ def _import(db: Database, owner: str, n: int) -> None:
     for i in range(n):
         ops += [UpsertEntity(ref=f"person:p{i}", kind="person", canonical_name=f"Person {i}"),
                 AssertFact(subject=f"person:p{i}", predicate="description", value=f"gardener {i} in Leipzig",
-                           valid_from="2024-01-01T00:00:00Z")]
+                           valid_from=SINCE)]
     proposal = MemoryMutationProposal(run_id=f"stats-{owner}", operations=ops)
     assert not commit_proposal(db, owner_principal(owner), proposal).rejected
 
@@ -50,7 +52,7 @@ def _shape(plan: dict[str, Any]) -> list[tuple[str, str | None]]:
 
 def test_owner_sub_has_no_statistics_even_after_analyze(admin_conn: psycopg.Connection) -> None:
     admin_conn.execute("ANALYZE entities, facts")
-    targets = dict(admin_conn.execute(
+    targets: dict[str, int | None] = dict(admin_conn.execute(
         "SELECT c.relname, a.attstattarget FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
         "WHERE a.attname = 'owner_sub' AND c.relname = ANY(%s) AND c.relkind = 'r'", (OWNER_TABLES,)).fetchall())
     assert targets == dict.fromkeys(OWNER_TABLES, 0)
@@ -68,7 +70,7 @@ def test_a_new_owner_is_planned_like_an_analyzed_one(db: Database, owner: str,
     _import(db, new, 250)
     rows = {o: _plan(db, o, "SELECT id FROM entities")["Plan Rows"] for o in (known, new)}
     assert rows[known] == rows[new] > 1
-    params = {"query": "gardener Leipzig", "at": "2030-01-01T00:00:00Z", "limit": 10, "pool": 200}
+    params: dict[str, Any] = {"query": "gardener Leipzig", "at": "2030-01-01T00:00:00Z", "limit": 10, "pool": 200}
     for name, args in [("agent_search_facts", params), ("agent_search_entities", {**params, "query": "Person 7"}),
                        ("agent_find_entity", {**params, "query": "Person 7", "kind": None}),
                        ("entity_by_ref", {"ref": "person:p7"})]:
