@@ -7,7 +7,7 @@ searchWorldMemory, stateAt, neighbors, getEntity and worldContext, round-robin, 
 row-level security. Then a plain ANALYZE and the same reads again. Prints p50/p95 per read in both
 states, their ratio (target: within 2x) and statement timeouts (target: none).
 
-    python -m bench.fresh_owner [--people 3000] [--runs 40] [--baseline]
+    python -m bench.fresh_owner [--people 3000] [--runs 40] [--baseline] [--trigram-ab ROUNDS]
 """
 
 from __future__ import annotations
@@ -90,10 +90,8 @@ def cases(db: Database, owner: str, n: int, runs: int) -> dict[str, Case]:
             "worldContext": (context, [rng.randrange(n - 1) for _ in range(runs)])}
 
 
-def measure(work: dict[str, Case]) -> dict[str, dict[str, float]]:
-    """Round-robin over the cases. A call slower than the app's statement timeout counts as a timeout
-    (the bench's own timeout is far longer: a cancelled statement inside a transaction has upset the
-    shared server's lock table, see the README)."""
+def timed(work: dict[str, Case]) -> dict[str, list[float]]:
+    """Round-robin over the cases (input i of every case, then i + 1): ms per call."""
     times: dict[str, list[float]] = {k: [] for k in work}
     for i in range(max(len(inputs) for _, inputs in work.values())):
         for key, (fn, inputs) in work.items():
@@ -101,9 +99,34 @@ def measure(work: dict[str, Case]) -> dict[str, dict[str, float]]:
                 started = time.perf_counter()
                 fn(inputs[i])
                 times[key].append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def summary(t: list[float]) -> dict[str, float]:
+    """A call slower than the app's statement timeout counts as a timeout (the bench's own timeout is
+    far longer: a statement cancelled inside an owner transaction upset this server, see bench/README)."""
     limit = get_settings().statement_timeout_ms
-    return {k: {"p50": statistics.median(t), "p95": statistics.quantiles(t, n=20)[18],
-                "timeouts": sum(ms > limit for ms in t)} for k, t in times.items()}
+    return {"p50": statistics.median(t), "p95": statistics.quantiles(t, n=20)[18],
+            "timeouts": sum(ms > limit for ms in t)}
+
+
+def measure(work: dict[str, Case]) -> dict[str, dict[str, float]]:
+    return {k: summary(t) for k, t in timed(work).items()}
+
+
+def trigram_ab(admin: str, db: Database, people: int, runs: int, rounds: int) -> None:
+    """searchWorldMemory with and without 0037's GiST indexes, alternating round by round on the same data."""
+    search = {"searchWorldMemory": cases(db, OWNER_B, people, runs)["searchWorldMemory"]}
+    times: dict[str, list[float]] = {"with 0037": [], "without 0037": []}
+    for _ in range(rounds):
+        for variant, ddl in (("without 0037", "fresh_trigram_drop"), ("with 0037", "fresh_trigram_create")):
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(load(ddl))
+            times[variant] += timed(search)["searchWorldMemory"]
+    got = {k: summary(t) for k, t in times.items()}
+    print(f"searchWorldMemory, {rounds} alternating rounds of {runs}: " + "; ".join(
+        f"{k} p50 {v['p50']:.2f} / p95 {v['p95']:.2f} ms" for k, v in got.items())
+        + f"; p95 ratio without/with {got['without 0037']['p95'] / got['with 0037']['p95']:.2f}")
 
 
 def analyze(admin: str) -> float:
@@ -132,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=40, help="calls per read and state")
     parser.add_argument("--baseline", action="store_true",
                         help="owner_sub statistics as before migration 0036 (plans that flip)")
+    parser.add_argument("--trigram-ab", type=int, default=0, metavar="ROUNDS",
+                        help="then searchWorldMemory with and without 0037's indexes, alternating")
     args = parser.parse_args(argv)
     with scratch(get_settings()) as (admin, app):
         with psycopg.connect(admin, autocommit=True) as conn:
@@ -147,9 +172,11 @@ def main(argv: list[str] | None = None) -> int:
             fresh = measure(cases(db, OWNER_B, args.people, args.runs))
             print(f"[fresh] ANALYZE took {analyze(admin):.2f} s", flush=True)
             analyzed = measure(cases(db, OWNER_B, args.people, args.runs))
+            ok = report(fresh, analyzed)
+            if args.trigram_ab:
+                trigram_ab(admin, db, args.people, args.runs, args.trigram_ab)
         finally:
             db.close()
-        ok = report(fresh, analyzed)
     return 0 if ok else 1
 
 
