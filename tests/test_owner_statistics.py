@@ -73,7 +73,8 @@ def test_a_new_owner_is_planned_like_an_analyzed_one(db: Database, owner: str,
     assert rows[known] == rows[new] > 1
     params: dict[str, Any] = {"query": "gardener Leipzig", "at": "2030-01-01T00:00:00Z", "limit": 10, "pool": 200}
     for name, args in [("agent_search_facts", params), ("agent_search_entities", {**params, "query": "Person 7"}),
-                       ("agent_find_entity", {**params, "query": "Person 7", "kind": None}),
+                       ("agent_find_entity", {**params, "query": "Person 7", "kind": None, "system_time": None,
+                                              "follow": True}),
                        ("entity_by_ref", {"ref": "person:p7"})]:
         assert _shape(_plan(db, new, load(name), args)) == _shape(_plan(db, known, load(name), args)), name
     by_ref = _plan(db, new, load("entity_by_ref"), {"ref": "person:p7"})
