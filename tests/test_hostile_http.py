@@ -146,11 +146,14 @@ def record(case: str, outcome: Outcome, usable: bool) -> None:
 
 
 def still_usable(conn: RawConnection, token: str) -> bool:
+    """The same keep-alive connection answers a well-formed request. BUSY (retryable) counts as an answer: after
+    an allowed load the attacker's own share of the database may still be taken, which says nothing about the
+    connection (full-suite runs on a loaded machine saw exactly that)."""
     try:
         answer = conn.request(PING, token=token)
     except (ConnectionClosed, OSError):
         return False
-    return answer.status == 200 and "errors" not in answer.json()
+    return answer.status == 200 and set(answer.codes) <= {"BUSY"}
 
 
 def check(owners: Owners, case: str, attack: Callable[[RawConnection], Response], status: int, code: str | None,
