@@ -1,4 +1,4 @@
-"""The public bitemporal scenarios (../shared/scenarios/*.json), driven through any API.
+"""The public bitemporal scenarios (tests/data/scenarios/*.json, a copy kept in the repo), driven through any API.
 
 A driver supplies three callables: `step(at, op, value, valid_from, valid_to)`, `known_at(R, V)` and
 `history()`. The same checks run against the Python API and the GraphQL API.
@@ -7,7 +7,6 @@ A driver supplies three callables: `step(at, op, value, valid_from, valid_to)`, 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,13 +15,13 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 
 
+SCENARIOS = HERE / "data" / "scenarios"
+
+
 def scenarios_dir() -> Path:
-    candidates = [Path(os.environ["WORLDMEM_SCENARIOS"])] if "WORLDMEM_SCENARIOS" in os.environ else []
-    candidates += [HERE.parent.parent / "shared" / "scenarios", HERE / "data" / "scenarios"]
-    for candidate in candidates:
-        if candidate.is_dir() and any(candidate.glob("*.json")):
-            return candidate
-    raise FileNotFoundError("no scenarios: expected ../shared/scenarios beside the repo")
+    if not any(SCENARIOS.glob("*.json")):
+        raise FileNotFoundError(f"no scenarios in {SCENARIOS}")
+    return SCENARIOS
 
 
 def load_scenarios() -> list[dict[str, Any]]:

@@ -1,12 +1,10 @@
 """schema.graphql is the exported SDL, and it keeps every name of the public contract.
 
-The contract lives outside the repo in shared/contract/core.graphql (in CI: ../shared beside the clone);
-WORLDMEM_CONTRACT may point at it instead.
+The contract is a copy kept in the repo (tests/data/contract/core.graphql); the suite reads nothing outside it.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -41,11 +39,7 @@ REGISTRY_PART = {"Cardinality", "RelationTypeInput", "RelationType", "Mutation.r
 PENDING: set[str] = set()  # everything of the contract is implemented
 
 
-def contract_path() -> Path | None:
-    candidates = [REPO.parent / "shared" / "contract" / "core.graphql"]
-    if os.environ.get("WORLDMEM_CONTRACT"):
-        candidates.append(Path(os.environ["WORLDMEM_CONTRACT"]))
-    return next((p for p in candidates if p.is_file()), None)
+CONTRACT = REPO / "tests" / "data" / "contract" / "core.graphql"
 
 
 def contract_missing(sdl: str, contract: Path, only: set[str] | None = None) -> list[str]:
@@ -112,16 +106,12 @@ def test_schema_graphql_is_current() -> None:
 
 
 def test_registry_part_of_the_contract() -> None:
-    contract = contract_path()
-    if contract is None:
-        pytest.skip("contract not found: put shared/ beside the repo or set WORLDMEM_CONTRACT")
+    contract = CONTRACT
     assert contract_missing(export_sdl(), contract, only=REGISTRY_PART) == []
 
 
 def test_full_contract_except_pending_parts() -> None:
-    contract = contract_path()
-    if contract is None:
-        pytest.skip("contract not found: put shared/ beside the repo or set WORLDMEM_CONTRACT")
+    contract = CONTRACT
     missing = contract_missing(export_sdl(), contract)
     assert [m for m in missing if not _pending(m)] == []
 
