@@ -1,5 +1,5 @@
-"""The FastAPI application: `POST /graphql` (GraphiQL on GET, subscriptions over WebSocket) and the explorer at
-`/`, built by `create_app`."""
+"""The FastAPI application: `POST /graphql` (GraphiQL on GET, offline: see graphiql.py; subscriptions over
+WebSocket) and the explorer at `/`, built by `create_app`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from graph.platform.db import Database
 from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
-from resolvers.live import LiveRouter
+from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
 from resolvers.request_guard import RequestGuard
 from resolvers.schema import schema
 from resolvers.web import mount_explorer
@@ -59,9 +59,10 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     app = FastAPI(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     live = CommitHub(url)
-    router = LiveRouter(schema, context_getter=context_getter(database, settings))
+    router = OfflineLiveRouter(schema, context_getter=context_getter(database, settings))
     app.include_router(router, prefix="/graphql")
     app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
+    mount_graphiql(app)  # GraphiQL's assets, before the explorer's mount at `/` could shadow them
     mount_explorer(app)  # last: it is mounted at `/` and would shadow any route added after it
     app.add_middleware(RequestGuard, body_timeout_s=settings.body_timeout_s)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)  # outermost: before any read

@@ -11,10 +11,20 @@ code through `blocking(...)` so one slow query never stalls the event loop.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
-from graphql import GraphQLError
+from graphql import (
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    GraphQLError,
+    InlineFragmentNode,
+    OperationDefinitionNode,
+    OperationType,
+    SelectionNode,
+    parse,
+)
 from starlette.requests import HTTPConnection
 from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import BaseContext
@@ -30,6 +40,8 @@ from resolvers.fairness import OwnerGates, offload
 log = logging.getLogger("worldmem.graphql")
 P = ParamSpec("P")
 T = TypeVar("T")
+INTROSPECTION_FIELDS = frozenset({"__schema", "__type", "__typename"})
+MAX_INTROSPECTION_CHARS = 20_000  # GraphiQL's introspection query is ~2 kB; parse no more without a token
 
 
 class Context(BaseContext):
@@ -74,13 +86,50 @@ def context_getter(database: Database, settings: Settings) -> Callable[[HTTPConn
 
 
 class RequireToken(SchemaExtension):
-    """Refuses the whole operation, before parsing, when the request has no valid principal."""
+    """Refuses the whole operation, before it runs, when the request has no valid principal, unless it
+    only reads the schema (GraphiQL's docs and autocomplete work before the user pastes a token)."""
 
     def on_operation(self) -> Iterator[None]:
         ctx = self.execution_context.context
         if not isinstance(ctx, Context) or ctx.principal is None:
-            raise getattr(ctx, "auth_error", None) or Unauthenticated("a valid bearer token is required")
+            if not schema_only(self.execution_context.query):
+                raise getattr(ctx, "auth_error", None) or Unauthenticated(
+                    "a valid bearer token is required: send the header `Authorization: Bearer wm_...` "
+                    "(create one with `worldmem token create --owner NAME`)")
         yield
+
+
+def schema_only(query: str | None) -> bool:
+    """True when every operation of the document selects only __schema, __type and __typename at its
+    top level (directly or through fragments): introspection, which reads the schema and never data."""
+    if not query or len(query) > MAX_INTROSPECTION_CHARS:
+        return False
+    try:
+        document = parse(query, no_location=True)
+    except GraphQLError:
+        return False
+    fragments = {d.name.value: d for d in document.definitions if isinstance(d, FragmentDefinitionNode)}
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+
+    def top_level_ok(selections: Iterable[SelectionNode], seen: frozenset[str]) -> bool:
+        for node in selections:
+            if isinstance(node, FieldNode):
+                if node.name.value not in INTROSPECTION_FIELDS:
+                    return False
+            elif isinstance(node, InlineFragmentNode):
+                if not top_level_ok(node.selection_set.selections, seen):
+                    return False
+            elif isinstance(node, FragmentSpreadNode):
+                name = node.name.value
+                if name in seen or name not in fragments:
+                    return False
+                if not top_level_ok(fragments[name].selection_set.selections, seen | {name}):
+                    return False
+        return True
+
+    return bool(operations) and all(
+        op.operation == OperationType.QUERY and top_level_ok(op.selection_set.selections, frozenset())
+        for op in operations)
 
 
 class SoftErrors(SchemaExtension):

@@ -37,10 +37,13 @@ def test_bad_token_is_refused(client: TestClient, header: str) -> None:
     assert only_unauthenticated(response.json()), response.text
 
 
-def test_unauthenticated_sees_no_validation_or_introspection(client: TestClient) -> None:
+def test_unauthenticated_sees_no_validation_and_no_data(client: TestClient) -> None:
     assert only_unauthenticated(gql(client, "wm_nope", "{ noSuchField }"))
-    assert only_unauthenticated(gql(client, None, "{ __schema { types { name } } }"))
     assert only_unauthenticated(gql(client, None, "mutation { registerEntityKinds(kinds: []) { key } }"))
+    # Introspection is allowed without a token (see test_graphiql.py), but not mixed with data.
+    assert only_unauthenticated(gql(client, None, "{ __schema { queryType { name } } entityKinds { key } }"))
+    assert only_unauthenticated(gql(client, None, "{ ...F } fragment F on Query { entityKinds { key } }"))
+    assert only_unauthenticated(gql(client, None, "{ __typename } query Two { entityKinds { key } }"))
 
 
 def test_revoked_token_is_refused(client: TestClient, test_db_url: str, owner: str) -> None:
