@@ -152,9 +152,44 @@ def test_toolset_with_test_model_and_an_unreachable_server(server: str, token: s
     assert len(returned) == len(BLIND) and all(r.startswith("Memory is unavailable") for r in returned)
 
 
-def test_the_readme_example_runs_offline(server: str, token: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_readme_example_answers_from_memory(server: str, token: str, capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     from client.example import main
 
-    assert main(["--url", server, "--token", token, "vet advice"]) == 0
+    monkeypatch.setenv("WORLDMEM_TOKEN", token)
+    assert main(["--url", server, "When does Luna get fed?"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("## Known World State") and 'Search "vet advice"' in out
+    world, _, answer = out.partition("From memory:")
+    assert world.startswith("## Known World State") and "**pet:luna**" in world
+    assert '"08:00"' in answer and '"18:00"' in answer and '"07:00"' not in answer
+    assert "Nothing in memory matches" not in answer
+
+
+def test_the_example_searches_word_by_word_without_linked_entities(
+        server: str, token: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from client.example import content_words, main
+
+    assert content_words("What did the vet advise about food?") == ["advise", "food", "vet"]
+    assert main(["--url", server, "--token", token, "what about the vet advice?"]) == 0
+    answer = capsys.readouterr().out.partition("From memory:")[2]
+    assert "policy:no-late-food" in answer
+
+
+def test_the_example_without_a_token_says_how_to_get_one(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from client.example import main
+
+    monkeypatch.delenv("WORLDMEM_TOKEN", raising=False)
+    with pytest.raises(SystemExit):
+        main(["When does Luna get fed?"])
+    assert "WORLDMEM_TOKEN" in capsys.readouterr().err
+
+
+def test_the_openai_model_path_builds_without_import_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pydantic_ai.models.openai import OpenAIResponsesModel
+
+    from client.example import build_agent
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")  # no request is made: the agent is only built
+    agent = build_agent("openai:gpt-4o", WorldmemClient("http://127.0.0.1:1", "wm_x"), "")
+    assert isinstance(agent.model, OpenAIResponsesModel) and agent.model.model_name == "gpt-4o"
