@@ -9,6 +9,8 @@ from pathlib import Path
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+import migrations
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # The AGE graph is fixed by the migrations; its name is never taken from input.
 GRAPH_NAME = "worldgraph"
@@ -35,7 +37,7 @@ class Settings(BaseSettings):
     debian_mirror: str = Field(default="http://deb.debian.org/debian")
     host: str = "127.0.0.1"
     port: int = 8000
-    migrations_dir: Path = REPO_ROOT / "migrations"
+    migrations_dir: Path = Field(default=migrations.DIRECTORY, description="The packaged migrations by default.")
     pool_max_size: int = 8
     statement_timeout_ms: int = 5000
     console_timeout_ms: int = 2000
