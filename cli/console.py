@@ -20,6 +20,7 @@ from graph.console.text import CONSOLE_SYNTAX
 from graph.errors import WorldmemError
 from graph.platform.connect import role_url
 from graph.platform.db import Database
+from graph.platform.reachable import require_reachable
 from graph.settings import Settings
 
 HISTORY_FILE = "cypher_history"
@@ -160,7 +161,9 @@ def _remember(query: str) -> None:
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
-    db = Database(role_url(settings, "app"), max_size=1, statement_timeout_ms=settings.statement_timeout_ms)
+    url = role_url(settings, "app")
+    require_reachable(url)
+    db = Database(url, max_size=1, statement_timeout_ms=settings.statement_timeout_ms)
     try:
         session = Session(db, args.owner, args.limit or settings.console_row_limit,
                           args.timeout or settings.console_timeout_ms, as_json=args.json)

@@ -17,6 +17,7 @@ from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
 from graph.platform.errors import PlatformError
 from graph.platform.migrate import applied, migrate
+from graph.platform.reachable import require_reachable
 from graph.settings import Settings, get_settings
 
 Handler = Callable[[argparse.Namespace, Settings], int]
@@ -71,6 +72,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
     from resolvers.app import create_app
 
+    require_reachable(role_url(settings, "app"))  # refuse to serve without a database
     uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port)
     return 0
 
@@ -79,6 +81,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
 def _token(args: argparse.Namespace, settings: Settings) -> int:
     from graph.ledger import tokens
 
+    require_reachable(admin_url(settings))
     if args.action == "list":
         for t in tokens.list_tokens(admin_url(settings), args.owner):
             print(tokens.describe(t))
@@ -157,7 +160,9 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     from graph.demo import load_demo
     from graph.platform.db import Database
 
-    database = Database(role_url(settings, "app"), max_size=1)
+    url = role_url(settings, "app")
+    require_reachable(url)
+    database = Database(url, max_size=1)
     try:
         report = load_demo(database, args.owner)
     finally:

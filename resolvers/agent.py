@@ -28,7 +28,7 @@ from resolvers.agent_types import (
     SearchResult,
     WorldContext,
 )
-from resolvers.context import blocking, database, principal
+from resolvers.context import blocking, database, principal, unavailable
 
 log = logging.getLogger("worldmem.agent")
 MAX_MESSAGE = 20_000
@@ -117,6 +117,10 @@ async def get_change_explanation(info: Info[Any, Any], ref: str | None = None, p
 
 async def world_context(info: Info[Any, Any], message: str, chat_id: str | None = None,
                         scope_chain: list[str] | None = None, budget_tokens: int = 1000) -> WorldContext:
+    if unavailable(info):  # the token could not even be checked: an empty block, no data
+        return WorldContext.from_view(context.WorldContext(
+            budget_tokens=budget_tokens, warnings=["memory unavailable (database not reachable); "
+                                                   "continuing without world state"]))
     who = principal(info)  # outside the guard: an unauthenticated caller gets an error, not a block
     try:
         request = ContextRequest(chat_id=_t(chat_id)[:200] if chat_id else None, message=_t(message)[:MAX_MESSAGE],

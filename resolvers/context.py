@@ -31,7 +31,7 @@ from strawberry.fastapi import BaseContext
 from strawberry.types import Info
 
 from curator.turns import NO_LISTENER, TurnListener
-from graph.errors import Forbidden, Unauthenticated, WorldmemError
+from graph.errors import Forbidden, Unauthenticated, Unavailable, WorldmemError
 from graph.ledger.tokens import Principal, authenticate
 from graph.platform.db import Database
 from graph.settings import Settings
@@ -41,6 +41,7 @@ log = logging.getLogger("worldmem.graphql")
 P = ParamSpec("P")
 T = TypeVar("T")
 INTROSPECTION_FIELDS = frozenset({"__schema", "__type", "__typename"})
+DEGRADED_FIELDS = frozenset({"worldContext"})  # answer (without data) even when the token cannot be checked
 MAX_INTROSPECTION_CHARS = 20_000  # GraphiQL's introspection query is ~2 kB; parse no more without a token
 
 
@@ -92,7 +93,11 @@ class RequireToken(SchemaExtension):
     def on_operation(self) -> Iterator[None]:
         ctx = self.execution_context.context
         if not isinstance(ctx, Context) or ctx.principal is None:
-            if not schema_only(self.execution_context.query):
+            # With the database down the token cannot be checked; worldContext then still answers (an
+            # empty block with a warning, never data), as it promises the agent.
+            allowed = INTROSPECTION_FIELDS | (DEGRADED_FIELDS if isinstance(getattr(ctx, "auth_error", None),
+                                                                             Unavailable) else frozenset())
+            if not selects_only(self.execution_context.query, allowed):
                 raise getattr(ctx, "auth_error", None) or Unauthenticated(
                     "a valid bearer token is required: send the header `Authorization: Bearer wm_...` "
                     "(create one with `worldmem token create --owner NAME`)")
@@ -102,6 +107,11 @@ class RequireToken(SchemaExtension):
 def schema_only(query: str | None) -> bool:
     """True when every operation of the document selects only __schema, __type and __typename at its
     top level (directly or through fragments): introspection, which reads the schema and never data."""
+    return selects_only(query, INTROSPECTION_FIELDS)
+
+
+def selects_only(query: str | None, allowed: frozenset[str]) -> bool:
+    """True when every operation of the document is a query selecting only `allowed` top-level fields."""
     if not query or len(query) > MAX_INTROSPECTION_CHARS:
         return False
     try:
@@ -114,7 +124,7 @@ def schema_only(query: str | None) -> bool:
     def top_level_ok(selections: Iterable[SelectionNode], seen: frozenset[str]) -> bool:
         for node in selections:
             if isinstance(node, FieldNode):
-                if node.name.value not in INTROSPECTION_FIELDS:
+                if node.name.value not in allowed:
                     return False
             elif isinstance(node, InlineFragmentNode):
                 if not top_level_ok(node.selection_set.selections, seen):
@@ -148,6 +158,12 @@ def principal(info: Info[Any, Any]) -> Principal:
     if not isinstance(ctx, Context) or ctx.principal is None:
         raise Unauthenticated("a valid bearer token is required")
     return ctx.principal
+
+
+def unavailable(info: Info[Any, Any]) -> bool:
+    """The request has no principal because the database could not be asked (not a bad token)."""
+    ctx = info.context
+    return isinstance(ctx, Context) and ctx.principal is None and isinstance(ctx.auth_error, Unavailable)
 
 
 def require(info: Info[Any, Any], *, integrate: bool = False, import_: bool = False) -> Principal:

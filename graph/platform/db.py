@@ -7,6 +7,8 @@ row-level security in the database decides what the request sees. With no owner 
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -18,14 +20,20 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.errors import BadInput, Unavailable
 from graph.platform import safe_times
+from graph.platform.reachable import probe
 from graph.sql import load
 
 OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
+POOL_TIMEOUT_S = 10.0
+# After this long without a pooled connection, ask the server directly whether it is there at all.
+FIRST_WAIT_S = 1.0
+PROBE_TTL_S = 1.0
 
 
 def check_owner(owner: str) -> str:
     if not OWNER_PATTERN.match(owner):
-        raise BadInput("owner must be 1-200 characters of letters, digits and _.@:|+-")
+        raise BadInput("owner must be 1-200 ASCII letters, digits and _.@:|+- (starting with a letter or digit; "
+                       f"no spaces, no umlauts), e.g. 'juergen' for Jürgen; got {owner[:60]!r}")
     return owner
 
 
@@ -34,6 +42,9 @@ class Database:
 
     def __init__(self, url: str, *, max_size: int = 8, statement_timeout_ms: int = 5000) -> None:
         safe_times.install()  # one stored time out of range must not fail a whole answer
+        self._url = url
+        self._probe_lock = threading.Lock()
+        self._probed: tuple[float, str | None] = (0.0, None)
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -41,9 +52,13 @@ class Database:
             kwargs={
                 "row_factory": dict_row,
                 "options": f"-c statement_timeout={int(statement_timeout_ms)} -c search_path=public,ag_catalog",
+                "connect_timeout": 2,
             },
+            # A connection killed while idle (a database restart, pg_terminate_backend) is replaced before
+            # use, so the first request afterwards succeeds instead of failing on a dead socket.
+            check=ConnectionPool.check_connection,
             open=True,
-            timeout=10,
+            timeout=POOL_TIMEOUT_S,
         )
 
     def close(self) -> None:
@@ -64,14 +79,14 @@ class Database:
         """
         check_owner(owner)
         try:
-            with self._pool.connection() as conn:
+            with self._pooled() as conn:
                 conn.autocommit = True
                 try:
                     with ExitStack() as block:
                         with conn.pipeline():
                             block.enter_context(psycopg.Transaction(conn))
                             conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
-                        yield conn  # type: ignore[misc]
+                        yield conn
                 finally:
                     if not conn.closed:
                         conn.autocommit = False
@@ -86,14 +101,40 @@ class Database:
     def connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """A pooled connection without an owner (registries and tokens only; RLS tables stay empty)."""
         try:
-            with self._pool.connection() as conn:
-                yield conn  # type: ignore[misc]
+            with self._pooled() as conn:
+                yield conn
         except psycopg.DataError as exc:
             if exc.sqlstate is not None:  # the server's own (e.g. the console's), left to the caller
                 raise
             raise _translated(exc) from exc  # a value psycopg could not even send, e.g. text with NUL
         except (UnicodeEncodeError, PoolTimeout) as exc:
             raise _translated(exc) from exc
+
+    @contextmanager
+    def _pooled(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+        """A pooled connection; when the database is down, Unavailable after about a second.
+
+        The pool alone would wait its whole timeout for a connection it can never open (and then call it
+        busy). So after FIRST_WAIT_S the server is asked directly (one probe per PROBE_TTL_S, shared by all
+        waiters): unreachable means Unavailable now; reachable means the pool is only busy, and we wait the
+        rest (a PoolTimeout then is BUSY, see _translated).
+        """
+        with ExitStack() as stack:
+            try:
+                conn = stack.enter_context(self._pool.connection(timeout=FIRST_WAIT_S))
+            except PoolTimeout:
+                if self._server_down():
+                    raise Unavailable("the database is not reachable") from None
+                conn = stack.enter_context(self._pool.connection(timeout=POOL_TIMEOUT_S - FIRST_WAIT_S))
+            yield conn  # type: ignore[misc]
+
+    def _server_down(self) -> bool:
+        with self._probe_lock:
+            at, reason = self._probed
+            if time.monotonic() - at > PROBE_TTL_S:
+                reason = probe(self._url)
+                self._probed = (time.monotonic(), reason)
+            return reason is not None
 
 
 def _translated(exc: Exception) -> BadInput | Unavailable:

@@ -1,0 +1,116 @@
+"""A database that is down or elsewhere: fail at once with what to do, keep worldContext's promise, and
+survive connections that died while idle (a restart), without restarting the shared cluster."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from cli.main import main
+from graph.errors import Unavailable
+from graph.platform.db import Database
+from graph.platform.errors import PlatformError
+from graph.platform.reachable import probe, require_reachable, where
+from graph.settings import Settings, get_settings
+from resolvers.app import create_app
+from tests.gql import codes, gql
+
+CONTEXT = '{ worldContext(message: "When is Luna fed?") { markdown warnings } }'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def elsewhere(url: str) -> str:
+    """The same URL on a port where nothing listens."""
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit(":", 1)[0] + f":{free_port()}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+@pytest.fixture
+def dead_url(app_db_url: str) -> str:
+    return elsewhere(app_db_url)
+
+
+def test_probe_tells_up_from_down(app_db_url: str, dead_url: str) -> None:
+    assert probe(app_db_url) is None
+    reason = probe(dead_url)
+    assert reason is not None and "refused" in reason.lower()
+    with pytest.raises(PlatformError) as caught:
+        require_reachable(dead_url)
+    text = str(caught.value)
+    assert where(dead_url) in text and "worldmem db up" in text and "WORLDMEM_DATABASE_URL" in text
+    assert urlsplit(dead_url).password not in text  # never the password
+
+
+def test_a_dead_database_is_unavailable_not_a_hang(dead_url: str) -> None:
+    database = Database(dead_url, max_size=1)
+    try:
+        with pytest.raises(Unavailable, match="not reachable"), database.owner_tx("someone"):
+            pass
+        with pytest.raises(Unavailable), database.connection():
+            pass
+        assert database._server_down()  # the direct probe decided, not the pool's whole timeout
+    finally:
+        database.close()
+
+
+@pytest.fixture
+def dead_app(settings: Settings, dead_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(settings, database_url=dead_url), raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_world_context_is_an_empty_block_with_a_warning(dead_app: TestClient) -> None:
+    body = gql(dead_app, "wm_" + "x" * 40, CONTEXT)
+    assert "errors" not in body, body
+    block = body["data"]["worldContext"]
+    assert "pet:" not in block["markdown"] and "Policies" not in block["markdown"]
+    assert any("unavailable" in w for w in block["warnings"])
+
+
+def test_other_reads_say_unavailable_and_data_stays_closed(dead_app: TestClient) -> None:
+    assert codes(gql(dead_app, "wm_" + "x" * 40, '{ stateAt(ref: "pet:luna") { ref } }')) == ["UNAVAILABLE"]
+    # worldContext mixed with a data field is refused as a whole
+    mixed = gql(dead_app, "wm_" + "x" * 40, '{ worldContext(message: "x") { markdown } entityKinds { key } }')
+    assert codes(mixed) == ["UNAVAILABLE"] and mixed.get("data") is None
+
+
+def test_connections_killed_while_idle_are_replaced(db: Database, test_db_url: str, owner: str) -> None:
+    with db.owner_tx(owner) as conn:
+        mine = conn.execute("SELECT pg_backend_pid() AS pid").fetchone()
+    assert mine is not None
+    with psycopg.connect(test_db_url, autocommit=True) as admin:
+        killed = admin.execute(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND usename = 'worldmem_app' AND pid <> pg_backend_pid()) t"
+        ).fetchone()
+    assert killed is not None and killed[0] >= 1
+    with db.owner_tx(owner) as conn:  # the first request after the "restart" succeeds
+        row = conn.execute("SELECT pg_backend_pid() AS pid").fetchone()
+    assert row is not None and row["pid"] != mine["pid"]
+
+
+@pytest.mark.parametrize("argv", [["demo"], ["cypher", "--owner", "demo", "-c", "MATCH (n) RETURN n"],
+                                  ["serve", "--port", "1"], ["token", "create", "--owner", "demo"]])
+def test_commands_say_what_to_do(argv: list[str], monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("WORLDMEM_DB_PORT", str(free_port()))
+    monkeypatch.delenv("WORLDMEM_DATABASE_URL", raising=False)
+    get_settings.cache_clear()
+    try:
+        assert main(argv) == 2
+    finally:
+        get_settings.cache_clear()
+    err = capsys.readouterr().err
+    assert "not reachable" in err and "worldmem db up" in err and "WORLDMEM_DATABASE_URL" in err
