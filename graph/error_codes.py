@@ -70,6 +70,8 @@ class ErrorCode(StrEnum):
     UNKNOWN_ENTITY = "UNKNOWN_ENTITY"
     UNKNOWN_KIND = "UNKNOWN_KIND"
     UNKNOWN_PREDICATE = "UNKNOWN_PREDICATE"
+    UNKNOWN_REF = "UNKNOWN_REF"
+    UNKNOWN_RUN = "UNKNOWN_RUN"
     UNKNOWN_EVENT = "UNKNOWN_EVENT"
     UNKNOWN_EVENT_TYPE = "UNKNOWN_EVENT_TYPE"
     UNKNOWN_FACT = "UNKNOWN_FACT"
@@ -165,6 +167,8 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.UNKNOWN_ENTITY: (_I, "No entity has this ref or alias."),
     ErrorCode.UNKNOWN_KIND: (_I, "The entity kind is not registered."),
     ErrorCode.UNKNOWN_PREDICATE: (_I, "The predicate is not registered (or not active)."),
+    ErrorCode.UNKNOWN_REF: (_I, "No entity has this ref or alias; the message suggests close ones."),
+    ErrorCode.UNKNOWN_RUN: (_I, "No proposal or event has this run id; the message suggests close ones."),
     ErrorCode.UNKNOWN_EVENT: (_I, "No event has this id or external ref."),
     ErrorCode.UNKNOWN_EVENT_TYPE: (_I, "The event type is not registered."),
     ErrorCode.UNKNOWN_FACT: (_I, "No fact has this id."),

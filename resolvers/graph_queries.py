@@ -15,7 +15,7 @@ from strawberry.types import Info
 
 from graph.errors import BadInput
 from graph.ledger.registries import describe
-from graph.reads import causality, traversal
+from graph.reads import causality, suggest, traversal
 from resolvers.context import blocking, database, principal
 from resolvers.graph_query_types import CausalEvent, ChangeExplanation, Direction, Effects, Neighborhood
 
@@ -46,6 +46,10 @@ async def effects_of(info: Info[Any, Any], event_id: strawberry.ID | None = None
                      depth: int = 3) -> Effects | None:
     effects = await blocking(causality.effects_of, database(info), principal(info).owner,
                              event_id=_uuid(event_id, "eventId"), run_id=run_id, depth=depth)
+    if effects is None and run_id is not None:
+        typo = await blocking(suggest.explain_empty_run, database(info), principal(info).owner, run_id)
+        if typo is not None:
+            raise typo
     return Effects.from_model(effects)
 
 

@@ -7,7 +7,7 @@ see that nothing was committed.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import strawberry
@@ -19,6 +19,7 @@ from curator.proposal import MemoryMutationProposal, Operation
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.committer import Rejected as RejectedOutcome
 from graph.ledger.committer import commit_proposal
+from graph.reads import suggest
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
 from resolvers.context import blocking, database, principal, require
 from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, to_operation
@@ -61,10 +62,15 @@ def _signal_rejections(info: Info[Any, Any], outcome: CommitOutcome) -> None:
 
 @strawberry.type
 class LedgerQuery:
-    @strawberry.field(description="What is believed now about valid time `validTime`")
-    async def state_at(self, info: Info[Any, Any], ref: str, valid_time: datetime) -> EntityState | None:
+    @strawberry.field(description="What is believed now about valid time `validTime` (default: now). "
+                                  "An unknown ref is an UNKNOWN_REF error with suggestions")
+    async def state_at(self, info: Info[Any, Any], ref: str, valid_time: datetime | None = None) -> EntityState | None:
         who = principal(info)
-        return EntityState.from_view(await blocking(state_at, database(info), who.owner, ref, valid_time))
+        at = valid_time or datetime.now(UTC)
+        view = await blocking(state_at, database(info), who.owner, ref, at)
+        if view is None:
+            raise await blocking(suggest.explain_empty_state, database(info), who.owner, ref)
+        return EntityState.from_view(view)
 
     @strawberry.field(description="What was believed at system time `systemTime` about `validTime` "
                                   "(defaults to systemTime)")
@@ -72,12 +78,19 @@ class LedgerQuery:
                                 valid_time: datetime | None = None) -> EntityState | None:
         who = principal(info)
         view = await blocking(state_as_known_at, database(info), who.owner, ref, system_time, valid_time)
+        if view is None:
+            raise await blocking(suggest.explain_empty_state, database(info), who.owner, ref)
         return EntityState.from_view(view)
 
-    @strawberry.field(description="Every row ever recorded for (ref, predicate), superseded ones included")
+    @strawberry.field(description="Every row ever recorded for (ref, predicate), superseded ones included. "
+                                  "An unknown ref or predicate is an UNKNOWN_REF / UNKNOWN_PREDICATE error")
     async def fact_history(self, info: Info[Any, Any], ref: str, predicate: str) -> list[Fact]:
         who = principal(info)
         rows = await blocking(fact_history, database(info), who.owner, ref, predicate)
+        if not rows:
+            typo = await blocking(suggest.explain_empty_history, database(info), who.owner, ref, predicate)
+            if typo is not None:
+                raise typo
         return [Fact.from_view(f) for f in rows]
 
 

@@ -2,12 +2,14 @@
 
 Python `datetime` annotations map to our DateTime through `SCALAR_MAP` (see resolvers/schema.py).
 A time without an offset is ambiguous for a bitemporal ledger, so it is refused, never guessed; a time whose
-UTC instant lies outside 0001-01-02..9999-12-30 (graph.timebounds) is refused as TIME_OUT_OF_RANGE.
+UTC instant lies outside 0001-01-02..9999-12-30 (graph.timebounds) is refused as TIME_OUT_OF_RANGE. A date
+alone (2024-05-01) means that day's midnight UTC.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import UTC, datetime
 
 import strawberry
 from strawberry.scalars import JSON
@@ -17,11 +19,17 @@ from graph.errors import BadInput
 from graph.timebounds import check_time
 
 __all__ = ["JSON", "SCALAR_MAP", "DateTime", "parse_datetime", "serialize_datetime"]
+DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def parse_datetime(value: object) -> datetime:
     if not isinstance(value, str):
         raise BadInput("DateTime must be an ISO 8601 string with a UTC offset, e.g. 2024-05-01T12:00:00Z")
+    if DATE_ONLY.match(value):
+        try:
+            return check_time(datetime.fromisoformat(value).replace(tzinfo=UTC), f"DateTime {value!r}")
+        except ValueError:
+            raise BadInput(f"not an ISO 8601 date: {value!r}") from None
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
@@ -39,7 +47,8 @@ def serialize_datetime(value: datetime) -> str:
 
 DateTime: ScalarDefinition = strawberry.scalar(
     name="DateTime",
-    description="ISO 8601 date and time with a UTC offset, e.g. 2024-05-01T12:00:00Z",
+    description="ISO 8601 date and time with a UTC offset, e.g. 2024-05-01T12:00:00Z; a date alone "
+                "(2024-05-01) is midnight UTC",
     specified_by_url="https://datatracker.ietf.org/doc/html/rfc3339",
     serialize=serialize_datetime,
     parse_value=parse_datetime,

@@ -86,7 +86,7 @@ def test_errors_are_typed(server: str, token: str) -> None:
     async def run() -> None:
         async with WorldmemClient(server + "/graphql", token) as memory:
             with pytest.raises(ToolInputError):
-                await memory.execute('{ getStateAt(ref: "pet:luna", validTime: "2026-01-01") { text } }')
+                await memory.execute('{ getStateAt(ref: "pet:luna", validTime: "2026-01-01T00:00:00") { text } }')
         async with WorldmemClient(server, "wm_not-a-token") as stranger:
             with pytest.raises(MemoryUnavailable, match="UNAUTHENTICATED"):
                 await stranger.get_entity("pet:luna")

@@ -88,15 +88,20 @@ def contract_missing(sdl: str, contract: Path, only: set[str] | None = None) -> 
                 missing += _compare(f"{name}.{f.name.value}", print_ast(f.type), ours_field)
                 for arg in f.arguments or () if ours_field else ():
                     missing += _compare(f"{name}.{f.name.value}({arg.name.value})", print_ast(arg.type),
-                                        ours_field.args.get(arg.name.value) if ours_field else None)
+                                        ours_field.args.get(arg.name.value) if ours_field else None,
+                                        argument=True)
     return missing
 
 
-def _compare(where: str, contract_type: str, ours: object) -> list[str]:
+def _compare(where: str, contract_type: str, ours: object, *, argument: bool = False) -> list[str]:
+    """Same type, or, for an argument, the contract's required type made optional (stateAt's validTime
+    defaults to now): every query the contract allows is still valid."""
     if ours is None:
         return [where]
     our_type = str(getattr(ours, "type", ""))
-    return [] if our_type == contract_type else [f"{where}: {our_type} (contract: {contract_type})"]
+    if our_type == contract_type or (argument and contract_type.endswith("!") and our_type == contract_type[:-1]):
+        return []
+    return [f"{where}: {our_type} (contract: {contract_type})"]
 
 
 def test_schema_graphql_is_current() -> None:
@@ -108,6 +113,12 @@ def test_schema_graphql_is_current() -> None:
 def test_registry_part_of_the_contract() -> None:
     contract = CONTRACT
     assert contract_missing(export_sdl(), contract, only=REGISTRY_PART) == []
+
+
+def test_optional_arguments_keep_the_contract() -> None:
+    assert _compare("f(a)", "DateTime!", type("A", (), {"type": "DateTime"})(), argument=True) == []
+    assert _compare("f", "DateTime!", type("A", (), {"type": "DateTime"})()) != []  # not for results
+    assert _compare("f(a)", "DateTime", type("A", (), {"type": "DateTime!"})(), argument=True) != []
 
 
 def test_full_contract_except_pending_parts() -> None:
@@ -136,7 +147,8 @@ def test_contract_checker_notices_gaps(tmp_path: Path) -> None:
 def test_datetime_needs_an_offset() -> None:
     assert parse_datetime("2024-05-01T12:00:00Z") == datetime(2024, 5, 1, 12, tzinfo=UTC)
     assert parse_datetime("2024-05-01T12:00:00+02:00").utcoffset() == timedelta(hours=2)
-    for bad in ("2024-05-01T12:00:00", "2024-05-01", "yesterday", 1714564800):
+    assert parse_datetime("2024-05-01") == datetime(2024, 5, 1, tzinfo=UTC)  # a date alone: midnight UTC
+    for bad in ("2024-05-01T12:00:00", "2024-5-1", "2024-05-01 ", "yesterday", 1714564800):
         with pytest.raises(BadInput):
             parse_datetime(bad)
     assert serialize_datetime(datetime(2024, 5, 1, tzinfo=UTC)) == "2024-05-01T00:00:00+00:00"

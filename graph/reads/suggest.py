@@ -1,0 +1,72 @@
+"""Typed "unknown name" errors with a "did you mean" for the reads, as the agent tools already give.
+
+Called on the error path only (a read found nothing), in its own read-only transaction: a typo never
+costs the good path anything. Codes: UNKNOWN_REF, UNKNOWN_PREDICATE, UNKNOWN_RUN.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+import psycopg
+
+from graph.agent.search import find
+from graph.errors import NotFound
+from graph.ledger import entities
+from graph.platform.db import Database
+from graph.sql import load
+
+MAX_SUGGESTIONS = 3
+RECENT_RUNS = 500
+
+
+def did_you_mean(names: list[str]) -> str:
+    return f"; did you mean {', '.join(names[:MAX_SUGGESTIONS])}?" if names else ""
+
+
+def close(word: str, candidates: list[str]) -> list[str]:
+    return difflib.get_close_matches(word, candidates, n=MAX_SUGGESTIONS, cutoff=0.6)
+
+
+def unknown_ref(conn: psycopg.Connection[Any], ref: str) -> NotFound:
+    refs = [m.ref for m in find(conn, ref).matches]
+    if ":" in ref:  # a ref-shaped typo: also compare with the refs found for its slug
+        refs += [m.ref for m in find(conn, ref.split(":", 1)[1]).matches]
+    suggestions = list(dict.fromkeys(refs))[:MAX_SUGGESTIONS]
+    return NotFound(f'no entity "{ref}"' + did_you_mean(suggestions), code="UNKNOWN_REF")
+
+
+def unknown_predicate(conn: psycopg.Connection[Any], predicate: str) -> NotFound | None:
+    keys = [r["key"] for r in conn.execute(load("registries_relation_types_list")).fetchall()]
+    if predicate in keys:
+        return None
+    return NotFound(f'no predicate "{predicate}"' + did_you_mean(close(predicate, keys)), code="UNKNOWN_PREDICATE")
+
+
+def unknown_run(conn: psycopg.Connection[Any], run_id: str) -> NotFound:
+    runs = [r["run_id"] for r in conn.execute(load("suggest_run_ids"), {"limit": RECENT_RUNS}).fetchall()]
+    return NotFound(f'no run "{run_id}"' + did_you_mean(close(run_id, runs)), code="UNKNOWN_RUN")
+
+
+def explain_empty_state(db: Database, owner: str, ref: str) -> NotFound:
+    """Why stateAt found no entity: the unknown ref, with suggestions."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        return unknown_ref(conn, ref)
+
+
+def explain_empty_history(db: Database, owner: str, ref: str, predicate: str) -> NotFound | None:
+    """Why factHistory is empty, if it is a typo (unknown ref or predicate); None when it is simply empty."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        if entities.resolve(conn, ref) is None:
+            return unknown_ref(conn, ref)
+        return unknown_predicate(conn, predicate)
+
+
+def explain_empty_run(db: Database, owner: str, run_id: str) -> NotFound | None:
+    """Why effectsOf(runId) found nothing: an unknown run (with suggestions); None for a known run
+    that simply recorded no events."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        if conn.execute(load("proposal_get"), {"run_id": run_id}).fetchone() is not None:
+            return None
+        return unknown_run(conn, run_id)
