@@ -15,6 +15,7 @@ from client import mcp_server
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
+from graph.platform.databases import drop_database, extension_versions
 from graph.platform.errors import PlatformError
 from graph.platform.migrate import applied, migrate
 from graph.platform.reachable import require_reachable
@@ -37,6 +38,12 @@ def _db(args: argparse.Namespace, settings: Settings) -> int:
         print(role_url(settings, args.role))
         return 0
     byo = settings.database_url is not None
+    if args.action == "drop":
+        if not args.name:
+            raise PlatformError("which database?", "worldmem db drop NAME (a scratch database in the cluster)")
+        existed = drop_database(settings, args.name, force=args.force)
+        embedded.progress(f"database {args.name!r} {'dropped' if existed else 'did not exist'}")
+        return 0
     if args.action == "up":
         if not byo:
             embedded.up(settings)
@@ -141,8 +148,14 @@ def _token_and_schema_parsers(sub: argparse._SubParsersAction[argparse.ArgumentP
 def _doctor(args: argparse.Namespace, settings: Settings) -> int:
     from graph.age.doctor import check
 
+    url = args.url or admin_url(settings)
+    require_reachable(url)
+    versions = extension_versions(url)
+    package = embedded.package_version(settings.root_dir) if settings.database_url is None and not args.url else None
+    print(f"AGE {versions.get('age', 'missing')}" + (f" (Debian package {package})" if package else "")
+          + f", pgvector {versions.get('vector', 'missing')}")
     try:
-        report = check(args.url or admin_url(settings))
+        report = check(url)
     except psycopg.OperationalError as exc:
         raise PlatformError(f"cannot connect: {str(exc).strip().splitlines()[-1]}") from exc
     print(f"AGE {report.age_version}")
@@ -176,8 +189,11 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="worldmem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    db = sub.add_parser("db", help="the database: up | down | status | url")
-    db.add_argument("action", choices=["up", "down", "status", "url"])
+    db = sub.add_parser("db", help="the database: up | down | status | url | drop NAME")
+    db.add_argument("action", choices=["up", "down", "status", "url", "drop"],
+                    help="down stops the whole cluster (every database in it); drop NAME drops one database")
+    db.add_argument("name", nargs="?", help="for `drop`: the database to drop")
+    db.add_argument("--force", action="store_true", help="for `drop`: also the configured WORLDMEM_DB_NAME")
     db.add_argument("--role", choices=["app", "admin"], default="app", help="for `url`")
     sub.add_parser("migrate", help="apply pending migrations")
     serve = sub.add_parser("serve", help="serve GraphQL at /graphql")

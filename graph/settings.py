@@ -34,7 +34,10 @@ class Settings(BaseSettings):
     db_name: str = Field(default="worldmem", description="Database name in the embedded cluster.")
     db_port: int = Field(default=54318, description="Port of the embedded cluster on 127.0.0.1.")
     debian_suite: str = Field(default="forky", description="Debian suite for the embedded root (forky or sid).")
-    debian_mirror: str = Field(default="http://deb.debian.org/debian")
+    debian_mirror: str | None = Field(
+        default=None, description="Debian mirror for the embedded root; default: the host's apt sources.")
+    age_package_version: str = Field(
+        default="1.8.0~rc0-2", description="Pinned postgresql-18-age version for a new root ('' = newest).")
     host: str = "127.0.0.1"
     port: int = 8000
     migrations_dir: Path = Field(default=migrations.DIRECTORY, description="The packaged migrations by default.")

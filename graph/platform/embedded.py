@@ -8,16 +8,20 @@ Every step checks before it acts, so a second `db up` on a ready machine takes s
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from graph.platform.errors import PlatformError
+from graph.platform.host import host_debian_mirror, port_holder
 from graph.platform.secrets import load_or_create_secrets
 from graph.settings import Settings
 
-PACKAGES = ("postgresql-18", "postgresql-18-age", "postgresql-18-pgvector")
+# AGE is pinned: its behaviour under RLS changed between releases (see the platform notes); doctor reports it.
+AGE_PACKAGE = "postgresql-18-age"
+PACKAGES = ("postgresql-18", AGE_PACKAGE, "postgresql-18-pgvector")
 PG_BIN = Path("usr/lib/postgresql/18/bin/postgres")
 CONF_DIR = Path("etc/postgresql/18/main")
 BASE_MARKER = ".worldmem-base"
@@ -98,9 +102,11 @@ def ensure_root(settings: Settings) -> Path:
         _unmount_proc(partial)
         shutil.rmtree(partial)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    progress(f"creating a minimal Debian {settings.debian_suite} root in {root} (debootstrap, ~1 min, once)")
+    mirror = settings.debian_mirror or host_debian_mirror()
+    progress(f"creating a minimal Debian {settings.debian_suite} root in {root} from {mirror} "
+             "(debootstrap, ~1 min, once; WORLDMEM_DEBIAN_MIRROR overrides the mirror)")
     _run(["debootstrap", "--variant=minbase", settings.debian_suite, str(partial),
-          settings.debian_mirror, *_script_for(settings.debian_suite)], "debootstrap")
+          mirror, *_script_for(settings.debian_suite)], "debootstrap")
     # Services must not start inside the root while packages install; we start the cluster ourselves.
     policy = partial / "usr/sbin/policy-rc.d"
     policy.write_text("#!/bin/sh\nexit 101\n")
@@ -129,19 +135,42 @@ def _unmount_proc(root: Path) -> None:
         _run(["umount", "-l", str(root / "proc")], "unmount /proc in the root", quiet=True)
 
 
-def ensure_packages(root: Path) -> None:
+def ensure_packages(root: Path, settings: Settings) -> None:
     if (root / PG_BIN).exists() and (root / "usr/share/postgresql/18/extension/age.control").exists():
         return
     _require_root()
     _mount_proc(root)
-    progress("installing " + ", ".join(PACKAGES) + " inside the root (apt-get, ~40 s, once)")
+    wanted = [f"{p}={settings.age_package_version}" if p == AGE_PACKAGE and settings.age_package_version else p
+              for p in PACKAGES]
+    progress("installing " + ", ".join(wanted) + " inside the root (apt-get, ~40 s, once)")
     _chroot(root, ["apt-get", "update", "-q"], "apt-get update in the root")
-    _chroot(root, ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES],
+    _chroot(root, ["apt-get", "install", "-y", "-q", "--no-install-recommends", *wanted],
             "apt-get install in the root")
 
 
-def configure(root: Path, settings: Settings) -> None:
+def package_version(root: Path, package: str = AGE_PACKAGE) -> str | None:
+    """The installed Debian version of a package inside the root, or None."""
+    if not (root / BASE_MARKER).exists():
+        return None
+    out = _chroot(root, ["dpkg-query", "-W", "-f", "${Version}", package], "dpkg-query", quiet=True)
+    return out.strip() or None
+
+
+def configured_port(root: Path) -> int | None:
     conf = root / CONF_DIR / "conf.d" / "worldmem.conf"
+    found = re.search(r"^port = (\d+)$", conf.read_text(), re.MULTILINE) if conf.exists() else None
+    return int(found.group(1)) if found else None
+
+
+def configure(root: Path, settings: Settings) -> None:
+    """Write the server settings; never restarts a running cluster to move it to another port."""
+    conf = root / CONF_DIR / "conf.d" / "worldmem.conf"
+    running_on = configured_port(root) if is_running(root) else None
+    if running_on is not None and running_on != settings.db_port:
+        raise PlatformError(
+            f"the cluster in {root} is running on port {running_on}, but WORLDMEM_DB_PORT says {settings.db_port}",
+            f"unset WORLDMEM_DB_PORT (or set it to {running_on}); to move the cluster, run `worldmem db down` "
+            "first (it stops the whole cluster, every database in it) and `worldmem db up` again")
     wanted = (
         "# written by worldmem db up\n"
         f"port = {settings.db_port}\n"
@@ -166,17 +195,24 @@ def is_running(root: Path) -> bool:
     return any(line.split()[:2] == ["18", "main"] and "online" in line for line in out.splitlines())
 
 
-def start(root: Path) -> None:
+def start(root: Path, port: int) -> None:
     _mount_proc(root)
     if is_running(root):
         return
+    holder = port_holder(port)
+    if holder is not None:
+        raise PlatformError(
+            f"port {port} on 127.0.0.1 is taken by {holder}",
+            f"give this data directory ({root.parent}) its own port: WORLDMEM_DB_PORT={port + 1} worldmem db up "
+            "(and the same WORLDMEM_DB_PORT for every worldmem command using it)")
     progress("starting PostgreSQL 18 in the root")
     _chroot(root, ["pg_ctlcluster", "18", "main", "start"], "start the cluster")
 
 
 def stop(root: Path) -> None:
     if is_running(root):
-        progress("stopping PostgreSQL")
+        progress(f"stopping the whole cluster in {root}: every database in it, for every worldmem process and "
+                 "test run using it (to remove one database only: worldmem db drop NAME)")
         _chroot(root, ["pg_ctlcluster", "18", "main", "stop", "-m", "fast"], "stop the cluster")
     _unmount_proc(root)
 
@@ -195,9 +231,9 @@ def ensure_admin_password(root: Path, settings: Settings) -> None:
 
 def up(settings: Settings) -> None:
     root = ensure_root(settings)
-    ensure_packages(root)
+    ensure_packages(root, settings)
     configure(root, settings)
-    start(root)
+    start(root, settings.db_port)
     ensure_admin_password(root, settings)
 
 
@@ -209,4 +245,5 @@ def status(settings: Settings) -> dict[str, object]:
         "packages_installed": (root / PG_BIN).exists(),
         "running": is_running(root) if (root / BASE_MARKER).exists() else False,
         "port": settings.db_port,
+        "age_package": package_version(root) if (root / PG_BIN).exists() else None,
     }
