@@ -2,8 +2,14 @@
 PY ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
+# Every package of `.[dev]`, pinned with hashes; pyproject.toml keeps the lower bounds.
+LOCK := requirements.lock
+UV_VERSION := 0.13.9
+PIP := $(VENV)/bin/pip -q --disable-pip-version-check
+COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --universal --python-version 3.11 -q \
+	--custom-compile-command 'make lock'
 
-.PHONY: run test lint db-up bench clean web web-check chromium
+.PHONY: run test lint db-up bench clean lock lock-check web web-check chromium
 
 # The explorer (web/): Node >= 20 and npm build it; the e2e test drives Debian's chromium.
 NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
@@ -13,12 +19,25 @@ WEB_SOURCES := $(shell find web/src -type f -not -path 'web/src/gql/*' 2>/dev/nu
 	web/vite.config.ts web/codegen.ts web/tsconfig.app.json web/package.json schema.graphql
 CHROMIUM ?= /usr/bin/chromium
 
-$(STAMP): pyproject.toml
-	@echo "[worldmem] creating $(VENV) and installing dependencies"
+$(STAMP): pyproject.toml $(LOCK)
+	@echo "[worldmem] creating $(VENV) and installing the locked dependencies ($(LOCK))"
 	$(PY) -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check -U pip
-	$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev]'
+	$(PIP) install -U pip
+	$(PIP) install --require-hashes -r $(LOCK)
+	$(PIP) install --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
+
+# Regenerate the lock after a change of dependencies in pyproject.toml (keeps unchanged pins).
+lock: $(STAMP)
+	$(PIP) install uv==$(UV_VERSION)
+	$(COMPILE) -o $(LOCK)
+
+# Fails when pyproject.toml asks for something the lock does not satisfy (CI runs it).
+lock-check: $(STAMP)
+	$(PIP) install uv==$(UV_VERSION)
+	cp $(LOCK) $(VENV)/lock-check.txt
+	$(COMPILE) -o $(VENV)/lock-check.txt
+	diff -u $(LOCK) $(VENV)/lock-check.txt
 
 db-up: $(STAMP)
 	$(VENV)/bin/worldmem db up

@@ -9,7 +9,7 @@ REPO = Path(__file__).resolve().parents[1]
 # A path that leaves the repo to a sibling folder, written the ways Python and shell code write it.
 OUTSIDE = re.compile(r"""\.\./shared|parents?\[?\d*\]?\s*/\s*["']shared["']|parent\.parent\s*/\s*["']shared""")
 CHECKED = ("*.py", "Makefile", "*.toml", "run", "*.sh")
-SKIPPED = {".venv", ".git", "node_modules", "data", "__pycache__"}
+SKIPPED = {".venv", ".git", "node_modules", "data", "__pycache__", "build"}
 
 
 def _files() -> list[Path]:
