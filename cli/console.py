@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,10 +23,12 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.reachable import require_reachable
 from graph.settings import Settings
+from graph.sql import load
 
 HISTORY_FILE = "cypher_history"
 HISTORY_LENGTH = 2000
 CELL_WIDTH = 60
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 HELP = "end a query with ';'  ·  :params {json}  :limit N  :json  :quit"
 
 
@@ -43,6 +46,25 @@ class Session:
                            row_limit=self.row_limit, timeout_ms=self.timeout_ms)
 
 
+TIME_KEYS = frozenset({"valid_from", "valid_to", "recorded_at", "superseded_at", "occurred_at"})
+
+
+def iso(micros: int) -> str:
+    """The graph's time encoding (integer microseconds since the epoch, UTC) as ISO 8601."""
+    return (EPOCH + timedelta(microseconds=micros)).isoformat().replace("+00:00", "Z")
+
+
+def readable_times(value: Any, column: str = "") -> Any:
+    """Time properties (and columns named after one, e.g. `r.valid_from`) as ISO text, for people."""
+    if isinstance(value, int) and not isinstance(value, bool) and column.rsplit(".", 1)[-1] in TIME_KEYS:
+        return iso(value)
+    if isinstance(value, dict):
+        return {k: readable_times(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [readable_times(v) for v in value]
+    return value
+
+
 def cell(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     text = text.replace("\n", " ")
@@ -54,7 +76,8 @@ def render(result: ConsoleResult, *, as_json: bool = False) -> str:
     if as_json:
         lines = [json.dumps(dict(zip(result.columns, row, strict=True)), ensure_ascii=False) for row in result.rows]
     else:
-        cells = [[cell(v) for v in row] for row in result.rows]
+        cells = [[cell(readable_times(v, c)) for v, c in zip(row, result.columns, strict=True)]
+                 for row in result.rows]
         widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(result.columns)]
         lines = [" | ".join(c.ljust(w) for c, w in zip(result.columns, widths, strict=True)).rstrip(),
                  "-+-".join("-" * w for w in widths)]
@@ -95,9 +118,15 @@ def meta(session: Session, line: str, out: TextIO) -> bool:
     return True
 
 
+def show(result: ConsoleResult, as_json: bool, out: TextIO) -> None:
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(render(result, as_json=as_json), file=out)
+
+
 def execute_and_print(session: Session, query: str, out: TextIO) -> bool:
     try:
-        print(render(session.run(query), as_json=session.as_json), file=out)
+        show(session.run(query), session.as_json, out)
         return True
     except ConsoleError as exc:
         print(f"error {exc.code}: {exc.message}", file=out)
@@ -167,10 +196,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     try:
         session = Session(db, args.owner, args.limit or settings.console_row_limit,
                           args.timeout or settings.console_timeout_ms, as_json=args.json)
+        if not owner_has_data(db, args.owner):
+            print(f"warning: owner {args.owner!r} has nothing stored, so every query returns 0 rows "
+                  "(the owner is the --owner given to `worldmem demo` or `worldmem token create`)", file=sys.stderr)
         if args.one_query is not None:
             try:
                 session.params = parse_params(args.params or "{}")
-                print(render(session.run(args.one_query), as_json=session.as_json))
+                show(session.run(args.one_query), session.as_json, sys.stdout)
             except ConsoleError as exc:  # `worldmem: CONSOLE_…: message`, exit status 2
                 raise WorldmemError(f"{exc.code}: {exc.message}", code=exc.code) from exc
             return 0
@@ -184,6 +216,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     finally:
         db.close()
+
+
+def owner_has_data(db: Database, owner: str) -> bool:
+    with db.owner_tx(owner, read_only=True) as conn:
+        row = conn.execute(load("console_owner_has_data")).fetchone()
+    return bool(row and row["has_data"])
 
 
 def _stdin_reader(prompt: str) -> str:

@@ -22,6 +22,8 @@ class CypherResult:
     columns: list[str] = strawberry.field(description="Column names: the RETURN aliases, else the expressions")
     rows: JSON = strawberry.field(description="A list of rows, each a list of values in column order")
     truncated: bool = strawberry.field(description="More rows existed than the console's row limit")
+    warnings: list[str] = strawberry.field(
+        description="Things that may explain an empty result, e.g. a $parameter that params do not set")
 
 
 async def cypher(info: Info[Any, Any], query: str, params: JSON | None = None) -> CypherResult:
@@ -32,7 +34,8 @@ async def cypher(info: Info[Any, Any], query: str, params: JSON | None = None) -
     result = await blocking(
         run_console, database(info), who.owner, query, params,
         row_limit=settings.console_row_limit, timeout_ms=settings.console_timeout_ms)
-    return CypherResult(columns=result.columns, rows=JSON(result.rows), truncated=result.truncated)
+    return CypherResult(columns=result.columns, rows=JSON(result.rows), truncated=result.truncated,
+                        warnings=result.warnings)
 
 
 @strawberry.type

@@ -20,7 +20,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, LiteralString
 from weakref import WeakKeyDictionary
 
@@ -35,8 +35,10 @@ from graph.console.text import (
     CONSOLE_SYNTAX,
     CONSOLE_WRITE_REFUSED,
     ConsoleError,
+    NoReturn,
     check,
     mask,
+    parameters,
     prepare,
     return_columns,
 )
@@ -62,6 +64,7 @@ class ConsoleResult:
     columns: list[str]
     rows: list[list[Any]]  # one list per row, values decoded from agtype (vertices/edges as maps)
     truncated: bool = False  # more rows than the row limit existed
+    warnings: list[str] = field(default_factory=list)  # e.g. a $parameter the params do not set
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,31 @@ def run_console(db: Database, owner: str, query: str, params: dict[str, Any] | N
     """Run `query` for `owner` (from the caller's token); typed ConsoleError on every expected failure."""
     if not OWNER_PATTERN.match(owner or ""):
         raise ConsoleError("no owner: the console runs only for an authenticated owner", code=CONSOLE_FORBIDDEN)
-    return execute(db, owner, statement(query), params, row_limit=row_limit, timeout_ms=timeout_ms)
+    try:
+        stmt = statement(query)
+    except NoReturn as missing:
+        raise _parser_says(db, owner, missing, timeout_ms) from None
+    result = execute(db, owner, stmt, params, row_limit=row_limit, timeout_ms=timeout_ms)
+    unset = [p for p in parameters(mask(stmt.text)) if p not in (params or {})]
+    if unset:  # AGE reads an unset parameter as null: every comparison with it is false, 0 rows
+        names = ", ".join(f"${p}" for p in unset)
+        return replace(result, warnings=[f"{names} {'is' if len(unset) == 1 else 'are'} not set in params "
+                                         "(read as null, so comparisons with it match nothing)"])
+    return result
+
+
+def _parser_says(db: Database, owner: str, missing: NoReturn, timeout_ms: int) -> ConsoleError:
+    """AGE's own parse error for text our RETURN analysis could not read, else our message.
+
+    The text already passed the static check, and runs behind the same database barriers as any query.
+    """
+    try:
+        execute(db, owner, Statement(missing.text, ["c0"]), None, row_limit=1, timeout_ms=min(timeout_ms, 2000))
+    except ConsoleError as age:
+        if age.code == CONSOLE_SYNTAX and "syntax error" in age.message:
+            hint = "" if missing.has_return else "; the console's query must end with RETURN"
+            return ConsoleError(f"Cypher syntax error (AGE): {age.message}{hint}", code=CONSOLE_SYNTAX)
+    return missing
 
 
 def execute(db: Database, owner: str, stmt: Statement, params: dict[str, Any] | None = None, *,

@@ -34,6 +34,26 @@ class ConsoleError(WorldmemError):
     code = "CONSOLE_ERROR"
 
 
+class NoReturn(ConsoleError):
+    """No final RETURN was found at the top level: often a syntax error elsewhere (an unclosed bracket).
+    The runner then asks AGE's parser, whose message names the real problem."""
+
+    code = CONSOLE_SYNTAX
+
+    def __init__(self, text: str, *, has_return: bool) -> None:
+        super().__init__("the query must end with RETURN (the console only reads)", code=CONSOLE_SYNTAX)
+        self.text = text
+        self.has_return = has_return
+
+
+PARAMETER = re.compile(r"\$([A-Za-z_]\w*)")
+
+
+def parameters(masked: Masked) -> list[str]:
+    """The `$name` parameters the query reads (not inside strings or comments), in order, once each."""
+    return list(dict.fromkeys(PARAMETER.findall(masked.skeleton)))
+
+
 @dataclass(frozen=True)
 class Masked:
     """The text with string, comment and backtick-name contents blanked out, positions unchanged.
@@ -143,7 +163,7 @@ def return_columns(masked: Masked) -> list[str]:
     depths = _depths(sk)
     returns = [pos for pos, word in _words(sk) if word == "RETURN" and depths[pos] == 0]
     if not returns:
-        raise ConsoleError("the query must end with RETURN (the console only reads)", code=CONSOLE_SYNTAX)
+        raise NoReturn(masked.original, has_return=any(word == "RETURN" for _, word in _words(sk)))
     start = returns[-1] + len("RETURN")
     end = len(sk)
     for pos, word in _words(sk[start:]):
