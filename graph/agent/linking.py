@@ -8,7 +8,9 @@ longer span is not linked again):
 - ref 4; alias of this chat (namespace `chat:<chatId>`) 3, plus up to 0.9 for recency (half-life 7
   days since the alias was recorded); canonical name or other alias 2; alias of another chat 1;
 - the best candidate is linked when it leads the next one by at least 1; otherwise the span is
-  ambiguous and reported with its candidates, never guessed.
+  ambiguous and reported with its candidates, never guessed;
+- a span that names nothing exactly is tried in its German variants (graph.agent.german: "Juergen"
+  for "Jürgen", the possessive "Lunas" for "Luna").
 
 The owner's alias "me" is not linked: the owner's preferences are always in the context anyway.
 """
@@ -22,11 +24,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from graph.agent.german import variants
 from graph.agent.render import EntityMatch
 from graph.ledger.entities import parse_ref
 
 MAX_WORDS = 4
 MAX_SPANS = 2000
+MAX_NORMS = 4000  # spans and their variants looked up in one query
 MARGIN = 1.0
 HALF_LIFE_DAYS = 7.0
 OWNER_ALIASES = frozenset({"me"})
@@ -79,7 +83,10 @@ def refs(found: list[Span]) -> list[str]:
 
 
 def norms(found: list[Span]) -> list[str]:
-    return sorted({s.norm for s in found})
+    """The lower-case spans to look up, and their German variants while there is room."""
+    exact = {s.norm for s in found}
+    extra = [v for s in found for v in variants(s.norm) if v not in exact]
+    return sorted(exact | set(extra[:max(0, MAX_NORMS - len(exact))]))
 
 
 def score(row: dict[str, Any], chat_ns: str | None, at: datetime) -> float:
@@ -107,6 +114,8 @@ def link(found: list[Span], rows: list[dict[str, Any]], chat_ns: str | None,
     for span in sorted(found, key=lambda s: (s.start - s.end, s.start)):
         words_of = set(range(span.start, span.end))
         candidates = by_span.get(span.norm, []) + (by_span.get(span.text, []) if span.text != span.norm else [])
+        if not candidates:
+            candidates = [row for v in variants(span.norm) for row in by_span.get(v, [])]
         if not candidates or words_of & claimed:
             continue
         best: dict[Any, tuple[float, dict[str, Any]]] = {}

@@ -12,6 +12,7 @@ from typing import Any
 
 import psycopg
 
+from graph.agent.german import variants
 from graph.agent.render import EntityMatch, Found, SearchHit, SearchResult, Statement
 from graph.platform.db import Database
 from graph.reads.temporal import FactView
@@ -44,6 +45,12 @@ def find(conn: psycopg.Connection[Any], query: str, kind: str | None = None, lim
     params = {"query": q, "kind": kind, "at": system_time or now(), "system_time": system_time,
               "follow": follow, "limit": max(1, min(limit, 20)), "pool": POOL}
     rows = conn.execute(load("agent_find_entity"), params).fetchall()
+    if not rows or rows[0]["score"] < EXACT:  # "Juergen" for Jürgen, "Lunas" for Luna: exact in a variant?
+        for variant in variants(q.lower())[:4]:
+            exact = conn.execute(load("agent_find_entity"), {**params, "query": variant}).fetchall()
+            if exact and exact[0]["score"] >= EXACT:
+                rows = exact
+                break
     matches = [EntityMatch.model_validate(r) for r in rows]
     found = Found(query=q, kind=kind, matches=matches, ambiguous=is_ambiguous(matches))
     if not matches:

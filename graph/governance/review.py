@@ -19,6 +19,8 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from curator import metrics
+from graph.governance import phrases
+from graph.governance.phrases import Lang, say
 from graph.platform.db import Database
 from graph.reads.temporal import EntityStateView, FactView
 from graph.sql import load
@@ -76,46 +78,42 @@ def show(kind: str, value: Any, object_name: str | None) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
-def _sure(confidence: float) -> str:
-    return f"{round(confidence * 100)}% sure"
-
-
-def pending_item(number: int, row: dict[str, Any]) -> ReviewItem:
+def pending_item(number: int, row: dict[str, Any], lang: Lang = "en") -> ReviewItem:
     fact_id = str(row["id"])
     value = show(row["object_kind"], row["object_value"], row["object_name"])
-    where = f" (in {row['scope_ref']})" if row["scope_ref"] else ""
-    about = f"{row['subject_name']}'s {row['predicate_name']}{where}"
-    heard = f"{row['source']}, {_sure(row['confidence'])}"
+    about = phrases.about(lang, row["subject_name"], row["predicate_name"], row["scope_ref"])
+    heard = f"{row['source']}, {say(lang, 'sure', percent=round(row['confidence'] * 100))}"
     yes, no = Action(mutation="acceptProposal", args={"id": fact_id}), Action(
         mutation="rejectProposal", args={"id": fact_id})
     if row["conflict_id"] is None:
-        return ReviewItem(number=number, kind="pending_fact", question=f"{about}: {value}? ({heard})",
+        return ReviewItem(number=number, kind="pending_fact",
+                          question=say(lang, "pending", about=about, value=value, heard=heard),
                           yes=yes, no=no, fact_id=row["id"], entity_refs=[row["subject_ref"]])
     current = show(row["conflict_kind"], row["conflict_value"], row["conflict_object_name"])
     return ReviewItem(number=number, kind="conflict", yes=yes, no=no, fact_id=row["id"],
-                      question=f"{about}: {value} instead of {current}? ({heard})",
+                      question=say(lang, "conflict", about=about, value=value, current=current, heard=heard),
                       conflicting_fact_id=row["conflict_id"], entity_refs=[row["subject_ref"]])
 
 
-def merge_item(number: int, row: dict[str, Any]) -> ReviewItem:
+def merge_item(number: int, row: dict[str, Any], lang: Lang = "en") -> ReviewItem:
     """The newer entity is suggested to merge into the older, established one."""
     a, b = ("a", "b") if row["a_created"] >= row["b_created"] else ("b", "a")
     gone, into = row[f"{a}_ref"], row[f"{b}_ref"]
-    question = (f"Are {row[f'{a}_name']} ({gone}) and {row[f'{b}_name']} ({into}) the same "
-                f"{row['kind']}?")
+    question = say(lang, "merge", a=row[f"{a}_name"], a_ref=gone, b=row[f"{b}_name"], b_ref=into, kind=row["kind"])
     return ReviewItem(number=number, kind="merge_suggestion", question=question, entity_refs=[gone, into],
                       yes=Action(mutation="mergeEntities", args={"entity": gone, "into": into}),
                       no=Action(mutation="dismissMergeSuggestion", args={"entity": gone, "other": into}))
 
 
-def render_review(items: list[ReviewItem]) -> str:
-    """One message for the chat; each answer names the number it answers."""
+def render_review(items: list[ReviewItem], lang: Lang = "en") -> str:
+    """One message for the chat, in the owner's language; each answer names the number it answers."""
     if not items:
-        return "Nothing to review."
-    count = "one thing" if len(items) == 1 else f"{len(items)} things"
-    lines = [f"I'd like to check {count} with you — answer with the number and yes or no:"]
+        return say(lang, "nothing")
+    count = say(lang, "one") if len(items) == 1 else say(lang, "many", n=len(items))
+    lines = [say(lang, "intro", count=count)]
     for item in items:
-        answers = f"yes → {item.yes.call()}" + (f", no → {item.no.call()}" if item.no else "")
+        answers = say(lang, "answers", yes=item.yes.call()) + (
+            say(lang, "answers_no", no=item.no.call()) if item.no else "")
         lines.append(f"{item.number}. {item.question}  [{answers}]")
     return "\n".join(lines)
 
@@ -124,17 +122,18 @@ def pair_key(row: dict[str, Any]) -> frozenset[UUID]:
     return frozenset((row["a_id"], row["b_id"]))
 
 
-def build_review(pending: list[dict[str, Any]], candidates: list[dict[str, Any]], limit: int) -> Review:
+def build_review(pending: list[dict[str, Any]], candidates: list[dict[str, Any]], limit: int,
+                 lang: Lang = "en") -> Review:
     """Items numbered from 1: pending facts and conflicts first (oldest first), then merge suggestions."""
-    items = [pending_item(i + 1, row) for i, row in enumerate(pending[:limit])]
+    items = [pending_item(i + 1, row, lang) for i, row in enumerate(pending[:limit])]
     seen: set[frozenset[UUID]] = set()
     for row in candidates:
         if len(items) >= limit:
             break
         if pair_key(row) not in seen:
             seen.add(pair_key(row))
-            items.append(merge_item(len(items) + 1, row))
-    return Review(items=items, message=render_review(items))
+            items.append(merge_item(len(items) + 1, row, lang))
+    return Review(items=items, message=render_review(items, lang))
 
 
 def pending_review(db: Database, owner: str, limit: int = 20) -> Review:
@@ -143,15 +142,17 @@ def pending_review(db: Database, owner: str, limit: int = 20) -> Review:
         candidates = conn.execute(load("gov_review_merge_candidates"), {
             "skip_kinds": SKIP_KINDS, "recent": RECENT_ENTITIES, "low": MERGE_SIMILARITY[0],
             "high": MERGE_SIMILARITY[1], "limit": 2 * limit}).fetchall()
+        lang = phrases.owner_language(conn)
     metrics.set_review_queue_depth(owner, len(pending))  # as far as it was counted (up to `limit`)
-    return build_review([dict(r) for r in pending], [dict(r) for r in candidates], limit)
+    return build_review([dict(r) for r in pending], [dict(r) for r in candidates], limit, lang)
 
 
-def notice_text(row: dict[str, Any]) -> str:
+def notice_text(row: dict[str, Any], lang: Lang = "en") -> str:
     previous = show(row["previous_kind"], row["previous_value"], row["previous_object_name"])
     current = show(row["object_kind"], row["object_value"], row["object_name"])
-    said = "you said" if row["previous_source"] == "user" else "I had"
-    return f"{row['subject_name']}'s {row['predicate_name']}: {said} {previous} before, now {current} — updating."
+    about = phrases.about(lang, row["subject_name"], row["predicate_name"], None)
+    key = "notice_user" if row["previous_source"] == "user" else "notice_other"
+    return say(lang, key, about=about, previous=previous, current=current)
 
 
 def _value(kind: str, value: Any, ref: str | None) -> Any:
@@ -162,8 +163,9 @@ def correction_notices(db: Database, owner: str, chat_id: str, since: datetime, 
     with db.owner_tx(owner, read_only=True) as conn:
         rows = conn.execute(load("gov_correction_notices"),
                             {"chat_id": chat_id, "since": since, "limit": limit}).fetchall()
+        lang = phrases.owner_language(conn)
     return [Notice(fact_id=r["id"], previous_fact_id=r["previous_id"], subject_ref=r["subject_ref"],
-                   predicate=r["predicate"], recorded_at=r["recorded_at"], text=notice_text(r),
+                   predicate=r["predicate"], recorded_at=r["recorded_at"], text=notice_text(r, lang),
                    previous=_value(r["previous_kind"], r["previous_value"], r["previous_object_ref"]),
                    current=_value(r["object_kind"], r["object_value"], r["object_ref"])) for r in rows]
 

@@ -86,9 +86,21 @@ def rename(conn: psycopg.Connection[Any], owner: str, entity: Entity, values: di
     return updated
 
 
+def ref_rules(ref: str) -> str:
+    """What a ref may contain, with a corrected ref to use when the slug has umlauts, accents or spaces."""
+    from graph.agent.german import ascii_slug
+
+    kind, _, slug = ref.partition(":")
+    rules = ("a ref is kind:slug: the kind in lowercase a-z, 0-9 and _, the slug in ASCII letters, digits "
+             "and _.-#/@+ (no spaces, no umlauts)")
+    if slug and REF.match(f"{kind}:a"):
+        return f'{rules}; use {kind}:{ascii_slug(slug)} and keep "{slug}" as the canonical name or an alias'
+    return rules
+
+
 def check_ref(ref: str, kind: str) -> None:
     parsed = parse_ref(ref)
     if parsed is None:
-        raise BadInput(f"ref {ref!r} is not of the form kind:slug", code="BAD_REF")
+        raise BadInput(f"ref {ref!r} is not valid: {ref_rules(ref)}", code="BAD_REF")
     if parsed[0] != kind:
         raise BadInput(f"ref {ref!r} does not start with its kind {kind!r}", code="KIND_MISMATCH")

@@ -101,6 +101,9 @@ def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
     if entity is not None:
         return entity
     parsed = entities.parse_ref(ref)
+    if parsed is None and ":" in ref:
+        raise NotFound(f"no entity {ref!r}, and it is not a valid ref: {entities.ref_rules(ref)}",
+                       code="UNKNOWN_ENTITY")
     if parsed is None or get_entity_kind(ctx.conn, parsed[0]) is None:
         raise NotFound(f"no entity {ref!r} (and it is not a kind:slug ref of a known kind)",
                        code="UNKNOWN_ENTITY")

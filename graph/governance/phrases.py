@@ -1,0 +1,77 @@
+"""The owner-facing sentences of review messages and correction notices, in German and English.
+
+The language is the owner's `answer_language` (the unscoped one of their person entity); anything
+that is not German reads English. Sentences are templates with named fields, one table per language.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import psycopg
+
+from graph.sql import load
+
+Lang = Literal["de", "en"]
+GERMAN = frozenset({"de", "deu", "ger", "german", "deutsch"})
+
+PHRASES: dict[Lang, dict[str, str]] = {
+    "en": {
+        "about": "{name}'s {predicate}{where}",
+        "where": " (in {scope})",
+        "sure": "{percent}% sure",
+        "pending": "{about}: {value}? ({heard})",
+        "conflict": "{about}: {value} instead of {current}? ({heard})",
+        "merge": "Are {a} ({a_ref}) and {b} ({b_ref}) the same {kind}?",
+        "nothing": "Nothing to review.",
+        "one": "one thing",
+        "many": "{n} things",
+        "intro": "I'd like to check {count} with you — answer with the number and yes or no:",
+        "answers": "yes → {yes}",
+        "answers_no": ", no → {no}",
+        "notice_user": "{about}: you said {previous} before, now {current} — updating.",
+        "notice_other": "{about}: I had {previous} before, now {current} — updating.",
+    },
+    "de": {
+        "about": "{genitive} {predicate}{where}",
+        "where": " (in {scope})",
+        "sure": "{percent} % sicher",
+        "pending": "{about}: {value}? ({heard})",
+        "conflict": "{about}: {value} statt {current}? ({heard})",
+        "merge": "Sind {a} ({a_ref}) und {b} ({b_ref}) dasselbe ({kind})?",
+        "nothing": "Nichts zu prüfen.",
+        "one": "eine Sache",
+        "many": "{n} Dinge",
+        "intro": "Ich möchte {count} mit dir klären — antworte mit der Nummer und ja oder nein:",
+        "answers": "ja → {yes}",
+        "answers_no": ", nein → {no}",
+        "notice_user": "{about}: du hattest vorher {previous} gesagt, jetzt {current} — ich aktualisiere das.",
+        "notice_other": "{about}: ich hatte vorher {previous}, jetzt {current} — ich aktualisiere das.",
+    },
+}
+
+
+def language_of(value: str | None) -> Lang:
+    """'de', 'de-DE', 'Deutsch' … read German; everything else (and nothing) English."""
+    primary = (value or "").strip().lower().replace("_", "-").split("-", 1)[0]
+    return "de" if primary in GERMAN else "en"
+
+
+def owner_language(conn: psycopg.Connection[Any], at: datetime | None = None) -> Lang:
+    row = conn.execute(load("gov_owner_language"), {"at": at or datetime.now(UTC)}).fetchone()
+    return language_of(row["language"] if row else None)
+
+
+def genitive(name: str) -> str:
+    """German possessive: "Lunas", "Sebastians", but "Klaus'" and "Max'" after s, ß, x, z."""
+    return name + ("'" if name[-1:].lower() in {"s", "ß", "x", "z"} else "s")
+
+
+def say(lang: Lang, key: str, **fields: Any) -> str:
+    return PHRASES[lang][key].format(**fields)
+
+
+def about(lang: Lang, name: str, predicate: str, scope: str | None) -> str:
+    where = say(lang, "where", scope=scope) if scope else ""
+    return say(lang, "about", name=name, genitive=genitive(name), predicate=predicate, where=where)
