@@ -73,7 +73,7 @@ def dead_app(settings: Settings, dead_url: str) -> Iterator[TestClient]:
 
 
 def test_world_context_is_an_empty_block_with_a_warning(dead_app: TestClient) -> None:
-    body = gql(dead_app, "wm_" + "x" * 40, CONTEXT)
+    body = gql(dead_app, "wm_" + "x" * 43, CONTEXT)
     assert "errors" not in body, body
     block = body["data"]["worldContext"]
     assert "pet:" not in block["markdown"] and "Policies" not in block["markdown"]
@@ -81,9 +81,9 @@ def test_world_context_is_an_empty_block_with_a_warning(dead_app: TestClient) ->
 
 
 def test_other_reads_say_unavailable_and_data_stays_closed(dead_app: TestClient) -> None:
-    assert codes(gql(dead_app, "wm_" + "x" * 40, '{ stateAt(ref: "pet:luna") { ref } }')) == ["UNAVAILABLE"]
+    assert codes(gql(dead_app, "wm_" + "x" * 43, '{ stateAt(ref: "pet:luna") { ref } }')) == ["UNAVAILABLE"]
     # worldContext mixed with a data field is refused as a whole
-    mixed = gql(dead_app, "wm_" + "x" * 40, '{ worldContext(message: "x") { markdown } entityKinds { key } }')
+    mixed = gql(dead_app, "wm_" + "x" * 43, '{ worldContext(message: "x") { markdown } entityKinds { key } }')
     assert codes(mixed) == ["UNAVAILABLE"] and mixed.get("data") is None
 
 
