@@ -73,7 +73,8 @@ def offline(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
 async def run(url: str, token: str, question: str, model: str | None, chat_id: str) -> str:
     async with WorldmemClient(url, token) as memory:
         world = await memory.world_context(question, chat_id=chat_id)
-        print(world or "(memory unavailable)", end="\n\n")
+        print(world or f"(memory unavailable: is `worldmem serve` running at {url}, and is the token valid? "
+                       "try: curl " + memory.endpoint + ")", end="\n\n")
         agent = build_agent(model, memory, world)
         result = await agent.run(question)
         return result.output

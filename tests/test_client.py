@@ -193,3 +193,13 @@ def test_the_openai_model_path_builds_without_import_errors(monkeypatch: pytest.
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-used")  # no request is made: the agent is only built
     agent = build_agent("openai:gpt-4o", WorldmemClient("http://127.0.0.1:1", "wm_x"), "")
     assert isinstance(agent.model, OpenAIResponsesModel) and agent.model.model_name == "gpt-4o"
+
+
+def test_the_example_says_what_to_check_when_the_server_is_down(capsys: pytest.CaptureFixture[str]) -> None:
+    from client.example import main
+
+    url = f"http://127.0.0.1:{free_port()}"
+    assert main(["--url", url, "--token", "wm_x", "When does Luna get fed?"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"(memory unavailable: is `worldmem serve` running at {url}")
+    assert "Memory is unavailable right now" in out
