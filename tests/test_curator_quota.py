@@ -110,7 +110,8 @@ def test_curator_usage_over_graphql(client: TestClient, make_token: MakeToken, d
     assert got["records"][0]["runId"] == "run-x" and got["records"][0]["triggerSource"] == "curator"
     assert got["quota"] == {"level": settings.curator_quota_burst, "capacity": settings.curator_quota_burst,
                             "perDay": settings.curator_quota_tokens_per_day}
-    assert codes(gql(client, make_token(), USAGE, {"since": "2026-01-01"})) == ["BAD_INPUT"]
+    # a time without an offset is refused (a date alone would be midnight UTC)
+    assert codes(gql(client, make_token(), USAGE, {"since": "2026-01-01T00:00:00"})) == ["BAD_INPUT"]
 
 
 def test_prefilter_decision_over_graphql(client: TestClient, make_token: MakeToken, db: Database,  # noqa: F811
