@@ -412,12 +412,13 @@ def test_time_out_of_range(env: Owners, case: str, field: str, value: str) -> No
     fact[field] = value
     body = graphql_body(COMMIT, {"p": {"runId": f"t-{case}", "operations": [{"assertFact": fact}]}})
     check(env, case, send(body, env.attacker), 200, "TIME_OUT_OF_RANGE")
-    # and nothing was written: the attacker's reads still work
+    # and nothing was written (the entity does not exist: UNKNOWN_REF); the attacker's reads still work
     conn = RawConnection(env.port)
     try:
         read = conn.request(graphql_body(STATE_AT, {"r": "person:att", "v": "2024-01-01T00:00:00Z"}),
                             token=env.attacker)
-        assert read.status == 200 and "errors" not in read.json(), read.body
+        assert read.status == 200, read.body
+        assert [e["extensions"]["code"] for e in read.json()["errors"]] == ["UNKNOWN_REF"], read.body
     finally:
         conn.close()
 
