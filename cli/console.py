@@ -54,9 +54,15 @@ def iso(micros: int) -> str:
     return (EPOCH + timedelta(microseconds=micros)).isoformat().replace("+00:00", "Z")
 
 
+def is_time(name: str) -> bool:
+    """A time property, or a column named like one (`r.valid_from`, `AS changed_at`)."""
+    last = name.rsplit(".", 1)[-1]
+    return last in TIME_KEYS or last.endswith("_at")
+
+
 def readable_times(value: Any, column: str = "") -> Any:
-    """Time properties (and columns named after one, e.g. `r.valid_from`) as ISO text, for people."""
-    if isinstance(value, int) and not isinstance(value, bool) and column.rsplit(".", 1)[-1] in TIME_KEYS:
+    """Time properties (and columns named like one) as ISO text, for people; integers only."""
+    if isinstance(value, int) and not isinstance(value, bool) and is_time(column):
         return iso(value)
     if isinstance(value, dict):
         return {k: readable_times(v, k) for k, v in value.items()}

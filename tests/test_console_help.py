@@ -58,6 +58,7 @@ def test_times_are_iso_in_the_table(db: Database, owner: str) -> None:
     assert readable_times(edge) == {"label": "REL", "properties": {
         "valid_from": "2020-01-01T00:00:00Z", "valid_to": None, "id": 7}}
     assert readable_times(5, "r.recorded_at") == iso(5) and readable_times(5, "r.weight") == 5
+    assert readable_times(5, "changed_at") == iso(5) and readable_times("x", "valid_from") == "x"
     seed_graph(db, owner, "iso")
     result = run_console(db, owner, "MATCH ()-[r:REL]->() RETURN r.valid_from, r ORDER BY r.predicate LIMIT 1",
                          None, row_limit=10, timeout_ms=2000)
