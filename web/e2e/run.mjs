@@ -1,6 +1,7 @@
 // End-to-end scenarios of issue 14 in Debian's headless Chromium, driven by playwright-core.
 // Env: E2E_BASE_URL (worldmem serve with the demo world), E2E_TOKEN (an owner token), E2E_CHROMIUM.
-// Writes e2e/results/budgets.json and e2e/screenshots/*.png; exits non-zero on the first failed scenario.
+// Writes e2e/results/budgets.json and e2e/results/screenshots/*.png (E2E_SCREENSHOTS=e2e/screenshots refreshes the
+// committed ones the README shows); exits non-zero on the first failed scenario.
 import { chromium } from 'playwright-core'
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,7 +15,7 @@ const require = createRequire(import.meta.url)
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
 const BASE = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8000/'
 const TOKEN = process.env.E2E_TOKEN ?? ''
-const SHOTS = join(here, 'screenshots')
+const SHOTS = process.env.E2E_SCREENSHOTS ?? join(here, 'results', 'screenshots')
 const RESULTS = join(here, 'results')
 mkdirSync(SHOTS, { recursive: true })
 mkdirSync(RESULTS, { recursive: true })
