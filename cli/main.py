@@ -10,8 +10,7 @@ from pathlib import Path
 
 import psycopg
 
-from cli import console, intents, worker
-from client import mcp_server
+from cli import console, intents, mcp, worker
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
@@ -217,8 +216,8 @@ EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
 COMMANDS["cypher"] = console.run
 COMMANDS["intents"] = intents.run
 COMMANDS["worker"] = worker.run
-COMMANDS["mcp"] = mcp_server.run
-EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp_server.add_parser]
+COMMANDS["mcp"] = mcp.run
+EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp.add_parser]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

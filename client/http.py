@@ -16,7 +16,6 @@ from typing import Any
 import httpx
 
 from client import queries as q
-from graph.error_codes import caller_must_fix
 
 
 class MemoryUnavailable(Exception):
@@ -61,9 +60,10 @@ class WorldmemClient:
             raise MemoryUnavailable(f"worldmem is unreachable: {exc.__class__.__name__}") from exc
         errors = body.get("errors") if isinstance(body, dict) else None
         if errors:
-            code = (errors[0].get("extensions") or {}).get("code", "INTERNAL")
+            extensions = errors[0].get("extensions") or {}
+            code = extensions.get("code", "INTERNAL")
             message = errors[0].get("message", "error")
-            if caller_must_fix(code):  # graph/error_codes.py: input, state or permission
+            if extensions.get("callerMustFix") is True:  # the server's classification: input, state or permission
                 raise ToolInputError(code, message)
             raise MemoryUnavailable(f"worldmem answered {code}: {message}")
         if not isinstance(body, dict) or not isinstance(body.get("data"), dict):

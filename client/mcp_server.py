@@ -12,9 +12,6 @@ request must also carry `Authorization: Bearer <the same token>`, else it is ans
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import os
 import secrets
 from collections.abc import Awaitable, Callable
 from functools import wraps
@@ -25,8 +22,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from client.http import MemoryUnavailable, ToolInputError, WorldmemClient
 from client.toolset import UNAVAILABLE, worldmem_toolset
-from graph.errors import WorldmemError
-from graph.settings import Settings
 
 if TYPE_CHECKING:  # the SDK is imported when `worldmem mcp` runs, not by every worldmem command
     from mcp.server.mcpserver import MCPServer
@@ -36,16 +31,20 @@ INSTRUCTIONS = ("worldmem: the owner's bitemporal world memory. Start a turn wit
 PROBE = '{ findEntity(query: "worldmem") { text } }'
 
 
+class NotServing(Exception):
+    """The token is missing, refused, or could not be checked: nothing is served."""
+
+
 async def check_token(url: str, token: str) -> None:
-    """Raise WorldmemError unless the server at `url` accepts `token`."""
+    """Raise NotServing unless the server at `url` accepts `token`."""
     async with WorldmemClient(url, token, timeout=10) as probe:
         try:
             await probe.execute(PROBE)
         except ToolInputError as exc:
-            raise WorldmemError(f"not serving MCP: {url} did not accept the token ({exc.code}: {exc})") from exc
+            raise NotServing(f"not serving MCP: {url} did not accept the token ({exc.code}: {exc})") from exc
         except MemoryUnavailable as exc:  # a refused token (UNAUTHENTICATED) or a server that cannot answer
             reason = "did not accept the token" if "UNAUTHENTICATED" in str(exc) else "could not check the token"
-            raise WorldmemError(f"not serving MCP: {url} {reason} ({exc})") from exc
+            raise NotServing(f"not serving MCP: {url} {reason} ({exc})") from exc
 
 
 def _as_tool_error(tool: Callable[..., Awaitable[str]]) -> Callable[..., Awaitable[str]]:
@@ -107,28 +106,16 @@ class BearerGate:
         await self.app(scope, receive, send)
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    mcp = sub.add_parser("mcp", help="serve the agent tools over MCP (stdio; --http for streamable HTTP)")
-    mcp.add_argument("--token", default=os.environ.get("WORLDMEM_TOKEN"),
-                     help="a worldmem token (default: $WORLDMEM_TOKEN); checked before serving")
-    mcp.add_argument("--url", help="the worldmem GraphQL server (default: http://HOST:PORT of the settings)")
-    mcp.add_argument("--http", action="store_true", help="streamable HTTP at http://HOST:PORT/mcp instead of stdio")
-    mcp.add_argument("--host", default="127.0.0.1", help="--http: the address to bind (default: 127.0.0.1)")
-    mcp.add_argument("--port", type=int, default=8765, help="--http: the port (default: 8765)")
+def serve(url: str, token: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8765) -> None:
+    """Check the token, then serve on stdio (or streamable HTTP at http://host:port/mcp) until stopped."""
+    import asyncio
 
-
-def run(args: argparse.Namespace, settings: Settings) -> int:
-    if not args.token:
-        raise WorldmemError("worldmem mcp needs a token: --token T or WORLDMEM_TOKEN (worldmem token create)")
-    url = args.url or f"http://{settings.host}:{settings.port}"
-    asyncio.run(check_token(url, args.token))
-    client = WorldmemClient(url, args.token)
-    server = build_server(client)
-    if not args.http:
+    asyncio.run(check_token(url, token))
+    server = build_server(WorldmemClient(url, token))
+    if not http:
         server.run("stdio")
-        return 0
+        return
     import uvicorn
 
-    app = BearerGate(server.streamable_http_app(host=args.host), args.token)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-    return 0
+    app = BearerGate(server.streamable_http_app(host=host), token)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from graphql import GraphQLError, GraphQLSyntaxError
 
+from graph.error_codes import caller_must_fix
 from graph.errors import WorldmemError
 
 log = logging.getLogger("worldmem.graphql")
@@ -29,6 +30,16 @@ PARSE_FAILED = "GRAPHQL_PARSE_FAILED"
 def format_errors(errors: Iterable[GraphQLError]) -> None:
     for error in errors:
         format_error(error)
+        code = (error.extensions or {}).get("code")
+        if isinstance(code, str):
+            error.extensions = {**(error.extensions or {}), **extensions_for(code)}
+
+
+def extensions_for(code: str) -> dict[str, object]:
+    """What every error's extensions carry: its code, and whether the caller has to change its request
+    (input, state or permission) rather than retry later; clients (the agent client, MCP) read the flag, so
+    the classification lives here once (graph/error_codes.py), not in each client."""
+    return {"code": code, "callerMustFix": caller_must_fix(code)}
 
 
 def format_error(error: GraphQLError) -> GraphQLError:

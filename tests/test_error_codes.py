@@ -13,6 +13,7 @@ import pytest
 from client.http import MemoryUnavailable, ToolInputError, WorldmemClient
 from graph.error_codes import ABOUT, Category, ErrorCode, caller_must_fix
 from graph.errors import BOUNDARY_CODES
+from resolvers.errors import extensions_for
 from resolvers.request_guard import STATUS_CODES
 from resolvers.schema import build_schema
 
@@ -99,7 +100,8 @@ def test_categories_cover_the_codes_the_client_once_missed() -> None:
 
 def _client_raises(code: str) -> type[Exception]:
     def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(200, json={"data": None, "errors": [{"message": "no", "extensions": {"code": code}}]})
+        extensions = extensions_for(code)  # what the server sends with this code
+        return httpx.Response(200, json={"data": None, "errors": [{"message": "no", "extensions": extensions}]})
 
     async def run() -> type[Exception]:
         async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as http:
