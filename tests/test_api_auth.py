@@ -98,7 +98,7 @@ def test_query_depth_is_limited(settings: Settings) -> None:
     result = shallow.execute_sync("{ relationTypes { key } }", context_value=ctx)
     assert result.errors and result.data is None
     error = result.errors[0]
-    assert error.extensions == {"code": "QUERY_TOO_DEEP"}
+    assert error.extensions == {"code": "QUERY_TOO_DEEP", "callerMustFix": True}
     assert "exceeds maximum operation depth" in error.message
 
 

@@ -170,7 +170,7 @@ def test_naive_datetime_is_a_typed_graphql_error() -> None:
                              ('{ echo(at: "2024-05-01T12:00:00") }', None),
                              ('{ echo(at: "not a date") }', None)):
         result = schema.execute_sync(query, variables)
-        assert result.errors and [e.extensions for e in result.errors] == [{"code": "BAD_INPUT"}]
+        assert result.errors and [e.extensions for e in result.errors] == [{"code": "BAD_INPUT", "callerMustFix": True}]
 
 
 def test_cli_schema_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
