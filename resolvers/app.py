@@ -3,7 +3,6 @@ WebSocket) and the explorer at `/`, built by `create_app`."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -21,7 +20,7 @@ from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
-from resolvers.request_guard import RequestGuard
+from resolvers.request_guard import RequestGuard, respond
 from resolvers.schema import schema
 from resolvers.web import mount_explorer
 
@@ -121,14 +120,7 @@ class BodyLimit:
                 await self._refuse(send)
 
     async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"data": None, "errors": [{
-            "message": f"request body larger than {self.max_bytes} bytes",
-            "extensions": {"code": PAYLOAD_TOO_LARGE},
-        }]}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await respond(send, 413, f"request body larger than {self.max_bytes} bytes", PAYLOAD_TOO_LARGE)
 
 
 class _TooLarge(Exception):
