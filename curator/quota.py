@@ -7,6 +7,9 @@ database time (`refill`, pure), so nothing has to tick. A spend larger than the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import BaseModel
@@ -39,15 +42,9 @@ def try_spend(db: Database, owner: str, tokens: int, *, settings: Settings | Non
     """
     if tokens < 0:
         raise BadInput("tokens must not be negative")
-    s = settings or get_settings()
-    capacity, per_day = float(s.curator_quota_burst), float(s.curator_quota_tokens_per_day)
-    with db.owner_tx(owner) as conn:
-        conn.execute(load("curator_quota_create"), {"capacity": capacity})
-        row = conn.execute(load("curator_quota_take")).fetchone()
-        assert row is not None  # created just above, or there before
-        level = refill(row["level"], row["updated_at"], row["now"], capacity, per_day)
-        allowed = tokens <= level
-        conn.execute(load("curator_quota_set"), {"level": level - tokens if allowed else level, "at": row["now"]})
+    with _locked(db, owner, settings) as (level, _):
+        allowed = tokens <= level.level
+        level.level -= tokens if allowed else 0
     return allowed
 
 
@@ -56,15 +53,27 @@ def settle(db: Database, owner: str, reserved: int, used: int, *, settings: Sett
     what was used beyond it (the level never goes below 0; the next spend waits for the refill)."""
     if reserved < 0 or used < 0:
         raise BadInput("tokens must not be negative")
+    with _locked(db, owner, settings) as (level, capacity):
+        level.level = min(capacity, max(0.0, level.level + reserved - used))
+
+
+@contextmanager
+def _locked(db: Database, owner: str, settings: Settings | None) -> Iterator[tuple[_Level, float]]:
+    """The owner's bucket row locked and refilled to now; the level the caller leaves is stored."""
     s = settings or get_settings()
     capacity, per_day = float(s.curator_quota_burst), float(s.curator_quota_tokens_per_day)
     with db.owner_tx(owner) as conn:
         conn.execute(load("curator_quota_create"), {"capacity": capacity})
         row = conn.execute(load("curator_quota_take")).fetchone()
-        assert row is not None
-        level = refill(row["level"], row["updated_at"], row["now"], capacity, per_day)
-        conn.execute(load("curator_quota_set"), {"level": min(capacity, max(0.0, level + reserved - used)),
-                                                 "at": row["now"]})
+        assert row is not None  # created just above, or there before
+        level = _Level(refill(row["level"], row["updated_at"], row["now"], capacity, per_day))
+        yield level, capacity
+        conn.execute(load("curator_quota_set"), {"level": level.level, "at": row["now"]})
+
+
+@dataclass
+class _Level:
+    level: float
 
 
 def bucket(db: Database, owner: str, *, settings: Settings | None = None) -> Bucket:
