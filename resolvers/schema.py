@@ -46,10 +46,12 @@ from resolvers.live import LiveSubscription
 from resolvers.operation_guard import OperationGuard, OperationGuardSync
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.scalars import SCALAR_MAP
+from resolvers.sync import SyncMutation
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
                                   GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery)
-MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation)
+MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
+                                     SyncMutation)
 MAX_DEPTH = 12
 
 

@@ -1,0 +1,1 @@
+"""The sync API for integrations: syncEntities (writer), removing an integration (removal)."""

@@ -1,0 +1,131 @@
+"""The fact rows of a sync's changes: planned with the ledger's pure time logic, written set-based.
+
+Each change of a predicate is a functional assertion from `observedAt` on (graph.ledger.timeline
+`plan_replace`), a removed key a retraction from then on (`plan_remove`), against the rows believed now:
+rows overlapping it are closed (superseded) and their parts before survive as new rows, exactly as the
+committer does one assertion at a time. Every row the sync writes is observed state: retention class
+`windowed`, caused by the entry's sync event. A piece split from an older row keeps that row's provenance.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+import psycopg
+
+from graph.ledger import facts as ledger_facts
+from graph.ledger.timeline import Interval, Plan, plan_remove, plan_replace
+from graph.sql import load
+from graph.sync.entries import Change
+from graph.sync.store import chunks, fetch, write_rows
+
+WINDOWED = "windowed"
+
+
+@dataclass(frozen=True)
+class Work:
+    """One entry's changes on its entity, with the event that caused them."""
+
+    index: int
+    subject_id: UUID
+    observed_at: datetime
+    changes: list[Change]
+    event_id: UUID
+    evidence: dict[str, Any]
+
+
+@dataclass
+class _Rows:
+    insert: list[dict[str, Any]] = field(default_factory=list)
+    close: list[UUID] = field(default_factory=list)
+    # closed row -> (subject, predicate, valid_from) of the row that replaced it
+    successor: dict[UUID, tuple[str, str, str]] = field(default_factory=dict)
+
+
+def believed(conn: psycopg.Connection[Any], work: list[Work]) -> dict[tuple[UUID, str], list[dict[str, Any]]]:
+    """The rows believed now for every (subject, predicate) the work touches, locked."""
+    keys = sorted({(w.subject_id, c.predicate) for w in work for c in w.changes})
+    found: dict[tuple[UUID, str], list[dict[str, Any]]] = defaultdict(list)
+    for part in chunks(keys):
+        for row in fetch(conn, "sync_facts_believed", {"subjects": [k[0] for k in part],
+                                                       "predicates": [k[1] for k in part]}):
+            found[(row["subject_id"], row["predicate"])].append(row)
+    return found
+
+
+def entity_valued(current: dict[tuple[UUID, str], list[dict[str, Any]]]) -> set[tuple[UUID, str]]:
+    """Keys whose believed rows are relationships: a sync writes literals only, so it leaves them alone."""
+    return {k for k, rows in current.items() if any(r["object_kind"] != "literal" for r in rows)}
+
+
+def _key(subject: UUID | str, predicate: str, start: datetime) -> tuple[str, str, str]:
+    return (str(subject), predicate, start.astimezone(UTC).isoformat())
+
+
+def plan(work: list[Work], current: dict[tuple[UUID, str], list[dict[str, Any]]]) -> _Rows:
+    rows = _Rows()
+    for w in work:
+        for change in w.changes:
+            existing = current.get((w.subject_id, change.predicate), [])
+            beliefs = ledger_facts.as_beliefs(existing)
+            new = Interval(w.observed_at, None)
+            value_key = ledger_facts.value_key({"object_kind": "literal", "object_value": change.after})
+            p: Plan = plan_remove(beliefs, new) if change.removed else plan_replace(beliefs, new, value_key)
+            _collect(rows, p, existing, w, change)
+    return rows
+
+
+def _collect(rows: _Rows, p: Plan, existing: list[dict[str, Any]], w: Work, change: Change) -> None:
+    by_id = {str(r["id"]): r for r in existing}
+    rows.close.extend(UUID(i) for i in p.close)
+    new_value: tuple[str, str, str] | None = None
+    pieces: dict[str, tuple[str, str, str]] = {}
+    for piece in p.insert:
+        key = _key(w.subject_id, change.predicate, piece.interval.start)
+        if piece.split_from is None:
+            new_value = key
+            rows.insert.append({
+                "subject_id": str(w.subject_id), "predicate": change.predicate, "object_value": change.after,
+                "valid_from": piece.interval.start.isoformat(), "valid_to": None,
+                "observed_at": w.observed_at.isoformat(), "caused_by_event_id": str(w.event_id),
+                "confidence": 1.0, "supersedes_fact_id": p.close[0] if p.close else None,
+                "op_index": w.index, "evidence": w.evidence})
+        else:
+            pieces.setdefault(piece.split_from, key)
+            rows.insert.append(_piece(by_id[piece.split_from], piece.interval, w.index))
+    for closed in p.close:
+        successor = new_value or pieces.get(closed)
+        if successor is not None:
+            rows.successor[UUID(closed)] = successor
+
+
+def _piece(old: dict[str, Any], interval: Interval, index: int) -> dict[str, Any]:
+    """What is left of an older row outside the new value: its own value and provenance."""
+    return {
+        "subject_id": str(old["subject_id"]), "predicate": old["predicate"], "object_value": old["object_value"],
+        "valid_from": interval.start.isoformat(), "valid_to": interval.end.isoformat() if interval.end else None,
+        "observed_at": old["observed_at"].isoformat() if old["observed_at"] else None,
+        "caused_by_event_id": str(old["caused_by_event_id"]) if old["caused_by_event_id"] else None,
+        "confidence": old["confidence"], "supersedes_fact_id": str(old["id"]), "op_index": index,
+        "evidence": old["evidence"] or {}, "source": old["source"], "tier": old["source_trust_tier"],
+        "retention_class": old["retention_class"], "changed_by": old["changed_by"],
+        "memory_type": old["memory_type"], "reason": old["reason"]}
+
+
+def write(conn: psycopg.Connection[Any], rows: _Rows, *, at: datetime, source: str, tier: int,
+          run_id: str) -> list[dict[str, Any]]:
+    """Close, insert and link the planned rows; returns the inserted (id, subject_id, predicate, valid_from)."""
+    ledger_facts.close(conn, [str(i) for i in rows.close], at, "superseded")
+    inserted = write_rows(conn, "sync_facts_insert", rows.insert, {
+        "at": at, "source": source, "tier": tier, "run_id": run_id, "retention": WINDOWED})
+    ids = {_key(r["subject_id"], r["predicate"], r["valid_from"]): r["id"] for r in inserted}
+    links = [(closed, ids[key]) for closed, key in rows.successor.items()]
+    if links:
+        conn.execute(load("sync_facts_successors"), {"ids": [c for c, _ in links], "successors": [s for _, s in links]})
+    return inserted
+
+

@@ -1,0 +1,47 @@
+"""Set-based reads and writes of a sync: each runs one statement per chunk, never one per entry."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any, LiteralString
+
+import psycopg
+
+import cypher
+from graph.errors import InvariantViolation
+from graph.sql import load
+
+CHUNK = 2000  # rows per statement: keeps each well inside the statement timeout (bench/README.md)
+
+
+def chunks(rows: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(rows), size):
+        yield rows[start:start + size]
+
+
+def as_json(rows: Sequence[dict[str, Any]]) -> str:
+    return json.dumps(list(rows), default=str, separators=(",", ":"))
+
+
+def fetch(conn: psycopg.Connection[Any], name: LiteralString | str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(conn.execute(load(name), params).fetchall())
+
+
+def write_rows(conn: psycopg.Connection[Any], name: str, rows: Sequence[dict[str, Any]],
+               params: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run `graph/sql/<name>.sql` over `rows` (its %(rows)s, a JSON array) chunk by chunk; what it returns."""
+    out: list[dict[str, Any]] = []
+    for part in chunks(rows):
+        cur = conn.execute(load(name), {**params, "rows": as_json(part)})
+        if cur.description is not None:
+            out.extend(cur.fetchall())
+    return out
+
+
+def mirror_rows(conn: psycopg.Connection[Any], name: str, owner: str, rows: Sequence[dict[str, Any]]) -> None:
+    """Create a chunk of vertices at once (cypher/<name>.cypher, UNWIND $rows)."""
+    for part in chunks(rows):
+        found = cypher.run(conn, name, {"owner": owner, "rows": list(part)})
+        if not found or int(found[0]["n"]) != len(part):
+            raise InvariantViolation(f"graph mirror out of step with the ledger ({name})")
