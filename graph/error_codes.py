@@ -196,7 +196,7 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.NAMESPACE: (_A, "An integration registers keys only under its own namespace (name:)."),
     ErrorCode.NAMESPACE_TAKEN: (_A, "The namespace belongs to another integration; register under your own."),
     ErrorCode.REGISTERED_BY_OTHER: (_A, "The key was registered by someone else: use it as it is."),
-    ErrorCode.DUPLICATE_ENTRY: (_I, "A synced entry repeats an earlier entry of the same call (or backs the same entity)."),
+    ErrorCode.DUPLICATE_ENTRY: (_I, "A synced entry repeats an earlier one of the call (or backs the same entity)."),
     ErrorCode.OUT_OF_ORDER: (_S, "A synced entry was observed before the state already stored for it."),
     ErrorCode.CONSOLE_ERROR: (_I, "The console refused the query."),
     ErrorCode.CONSOLE_SYNTAX: (_I, "The console query is malformed."),

@@ -3,7 +3,7 @@ WebSocket) and the explorer at `/`, built by `create_app`."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -22,6 +22,7 @@ from resolvers.context import context_getter
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
 from resolvers.request_guard import RequestGuard, respond
 from resolvers.schema import schema
+from resolvers.sync_body import integration_allowance
 from resolvers.web import mount_explorer
 
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
@@ -64,7 +65,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     mount_graphiql(app)  # GraphiQL's assets, before the explorer's mount at `/` could shadow them
     mount_explorer(app)  # last: it is mounted at `/` and would shadow any route added after it
     app.add_middleware(RequestGuard, body_timeout_s=settings.body_timeout_s)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes)  # outermost: before any read
+    app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes,  # outermost: before any read
+                       allowance=integration_allowance(database, settings))
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
     app.state.live = live
@@ -81,31 +83,43 @@ class BodyLimit:
     """Refuses request bodies over `max_bytes` with 413 and a GraphQL-shaped typed error.
 
     Checks the declared Content-Length first and also counts the bytes actually received, so a chunked
-    body cannot slip past the limit.
+    body cannot slip past the limit. A larger body is asked about once: `allowance(scope)` may raise the
+    limit for this request (an integration token's sync: resolvers/sync_body.py).
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int,
+                 allowance: Callable[[Scope], Awaitable[int]] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.allowance = allowance
+
+    async def _limit(self, scope: Scope) -> int:
+        return max(self.max_bytes, await self.allowance(scope)) if self.allowance else self.max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.max_bytes
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await self._refuse(send)
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            limit = await self._limit(scope)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._refuse(send, limit)
             return
         received = 0
         started = False
+        asked = limit > self.max_bytes
 
         async def counting_receive() -> Message:
-            nonlocal received
+            nonlocal received, limit, asked
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise _TooLarge
+                if received > limit and not asked:
+                    asked, limit = True, await self._limit(scope)
+                if received > limit:
+                    raise _TooLarge(limit)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -115,13 +129,15 @@ class BodyLimit:
 
         try:
             await self.app(scope, counting_receive, tracking_send)
-        except _TooLarge:
+        except _TooLarge as exc:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, exc.limit)
 
-    async def _refuse(self, send: Send) -> None:
-        await respond(send, 413, f"request body larger than {self.max_bytes} bytes", PAYLOAD_TOO_LARGE)
+    async def _refuse(self, send: Send, limit: int) -> None:
+        await respond(send, 413, f"request body larger than {limit} bytes", PAYLOAD_TOO_LARGE)
 
 
 class _TooLarge(Exception):
-    pass
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit

@@ -1,5 +1,6 @@
 """The GitHub-like fixture (tests/data/sync_github.json) synced twice through GraphQL with an integration
 token, an agent's actions in between: exactly the changed facts and events, and their causal links."""
+# ruff: noqa: F811  (pytest fixtures imported from tests.gql are test arguments by design)
 
 from __future__ import annotations
 

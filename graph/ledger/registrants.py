@@ -5,8 +5,9 @@ principal (same owner, same token kind, same integration) may rename it or chang
 anyone else may use it or register the identical definition (a no-op). An integration token registers
 only under its own namespace `<name>:`, and the first one to do so claims that namespace for its owner:
 another owner's integration of the same name is refused (NAMESPACE_TAKEN) and has to pick another name.
-Core keys (seeded by migrations) never change, whoever asks. `principal=None` is the admin's own tooling
-(the demo loader, tests): it registers without a registrant and may change what has none.
+Core keys (seeded by migrations) never change, whoever asks, and no namespace is named like one (`person:`).
+`principal=None` is the admin's own tooling (the demo loader, tests): it registers without a registrant and
+may change what has none.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ def check_key(conn: psycopg.Connection[Any], principal: Principal | None, key: s
     if namespace is None:
         return
     with conn.cursor(row_factory=dict_row) as cur:
+        if cur.execute(load("registries_namespace_core"), {"namespace": namespace}).fetchone() is not None:
+            # `person:vip` or `status:x` would read as core vocabulary; an integration never shadows it
+            raise Forbidden(f"{namespace!r} is a core key and cannot be a namespace: name the integration "
+                            "after its system (e.g. github)", code="NAMESPACE")
         claim = None
         if principal.kind == "integration":
             claim = cur.execute(load("registries_namespace_claim"), {

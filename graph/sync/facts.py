@@ -18,7 +18,7 @@ from uuid import UUID
 import psycopg
 
 from graph.ledger import facts as ledger_facts
-from graph.ledger.timeline import Interval, Plan, plan_remove, plan_replace
+from graph.ledger.timeline import Interval, Piece, Plan, plan_remove, plan_replace
 from graph.sql import load
 from graph.sync.entries import Change
 from graph.sync.store import chunks, fetch, write_rows
@@ -36,6 +36,7 @@ class Work:
     changes: list[Change]
     event_id: UUID
     evidence: dict[str, Any]
+    fresh: bool = False  # its entity was created by this call: nothing can be believed about it yet
 
 
 @dataclass
@@ -48,7 +49,7 @@ class _Rows:
 
 def believed(conn: psycopg.Connection[Any], work: list[Work]) -> dict[tuple[UUID, str], list[dict[str, Any]]]:
     """The rows believed now for every (subject, predicate) the work touches, locked."""
-    keys = sorted({(w.subject_id, c.predicate) for w in work for c in w.changes})
+    keys = sorted({(w.subject_id, c.predicate) for w in work if not w.fresh for c in w.changes})
     found: dict[tuple[UUID, str], list[dict[str, Any]]] = defaultdict(list)
     for part in chunks(keys):
         for row in fetch(conn, "sync_facts_believed", {"subjects": [k[0] for k in part],
@@ -71,10 +72,13 @@ def plan(work: list[Work], current: dict[tuple[UUID, str], list[dict[str, Any]]]
     for w in work:
         for change in w.changes:
             existing = current.get((w.subject_id, change.predicate), [])
-            beliefs = ledger_facts.as_beliefs(existing)
             new = Interval(w.observed_at, None)
-            value_key = ledger_facts.value_key({"object_kind": "literal", "object_value": change.after})
-            p: Plan = plan_remove(beliefs, new) if change.removed else plan_replace(beliefs, new, value_key)
+            if not existing:  # the common case of a first sync: nothing to supersede
+                p = Plan() if change.removed else Plan(insert=[Piece(new)])
+            else:
+                beliefs = ledger_facts.as_beliefs(existing)
+                value_key = ledger_facts.value_key({"object_kind": "literal", "object_value": change.after})
+                p = plan_remove(beliefs, new) if change.removed else plan_replace(beliefs, new, value_key)
             _collect(rows, p, existing, w, change)
     return rows
 

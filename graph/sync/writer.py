@@ -70,6 +70,7 @@ class _Sync:
         self.integration = principal.name or ""
         self.source = source
         self.results: dict[int, EntryResult] = {}
+        self.fresh: set[int] = set()  # entries whose entity this call creates
         self.at = self._lock_clock()
         self.run_id = f"sync:{self.integration}:{source}:{self.at.isoformat()}"
 
@@ -161,6 +162,7 @@ class _Sync:
         by_ref = {r["ref"]: r for r in created}
         for item in items:
             item.entity_id = by_ref[item.ref]["id"]
+            self.fresh.add(item.index)
         mirror_rows(self.conn, "sync_mirror_entities", self.principal.owner, [
             {"id": str(r["id"]), "ref": r["ref"], "kind": r["kind"], "name": r["canonical_name"],
              "status": r["status"]} for r in created])
@@ -179,12 +181,13 @@ class _Sync:
         work = [sync_facts.Work(index=i.index, subject_id=_id(i), observed_at=i.entry.observed_at,
                                 changes=changes[i.index], event_id=events[i.index],
                                 evidence={"kind": "sync", "source": self.source,
-                                          "sourceEntryId": i.entry.source_entry_id}) for i in items]
+                                          "sourceEntryId": i.entry.source_entry_id},
+                                fresh=i.index in self.fresh) for i in items]
         current = sync_facts.believed(self.conn, work)
         blocked = sync_facts.entity_valued(current)
         work = [sync_facts.Work(w.index, w.subject_id, w.observed_at,
                                 [c for c in w.changes if (w.subject_id, c.predicate) not in blocked], w.event_id,
-                                w.evidence) for w in work]
+                                w.evidence, w.fresh) for w in work]
         sync_facts.write(self.conn, sync_facts.plan(work, current), at=self.at, source=self.principal.source,
                          tier=INTEGRATION, run_id=self.run_id)
         self._judge(stamps, events, changes)
