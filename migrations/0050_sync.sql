@@ -36,7 +36,6 @@ GRANT SELECT, INSERT ON sync_entries TO worldmem_app;
 GRANT UPDATE (content_hash, content, observed_at, last_synced_at, stale_since) ON sync_entries TO worldmem_app;
 GRANT SELECT ON sync_entries TO worldmem_console;
 
--- (split_part, not LIKE: `_` in a name would be a LIKE wildcard.)
 -- Removing an integration deprecates the kinds and predicates of its namespace. The app may not update a
 -- key's state (0013 grants it name and description only), so this function does it, and only for the
 -- namespace the calling owner's integration of that name claimed: no owner can deprecate another's keys.
@@ -63,6 +62,14 @@ END
 $fn$;
 REVOKE ALL ON FUNCTION wm_deprecate_integration(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION wm_deprecate_integration(text) TO worldmem_app;
+-- (split_part above, not LIKE: `_` in an integration name would be a LIKE wildcard.)
+
+-- How staleness shows wherever facts are read (stateAt, factHistory, the context block, the explorer): each
+-- entity a removed integration fed gets the believed fact `stale_since` = the removal time.
+INSERT INTO relation_types (key, name, cardinality, description) VALUES
+    ('stale_since', 'stale since', 'functional',
+     'An integration that fed this entity was removed then: its synced facts are no longer kept up to date')
+ON CONFLICT (key) DO NOTHING;
 
 -- The time-range rule of 0021 for the new time columns (the same idempotent block as 0029).
 DO $constrain$

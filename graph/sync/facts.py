@@ -34,7 +34,7 @@ class Work:
     subject_id: UUID
     observed_at: datetime
     changes: list[Change]
-    event_id: UUID
+    event_id: UUID | None
     evidence: dict[str, Any]
     fresh: bool = False  # its entity was created by this call: nothing can be believed about it yet
 
@@ -95,7 +95,7 @@ def _collect(rows: _Rows, p: Plan, existing: list[dict[str, Any]], w: Work, chan
             rows.insert.append({
                 "subject_id": str(w.subject_id), "predicate": change.predicate, "object_value": change.after,
                 "valid_from": piece.interval.start.isoformat(), "valid_to": None,
-                "observed_at": w.observed_at.isoformat(), "caused_by_event_id": str(w.event_id),
+                "observed_at": w.observed_at.isoformat(), "caused_by_event_id": str(w.event_id) if w.event_id else None,
                 "confidence": 1.0, "supersedes_fact_id": p.close[0] if p.close else None,
                 "op_index": w.index, "evidence": w.evidence})
         else:
@@ -121,11 +121,11 @@ def _piece(old: dict[str, Any], interval: Interval, index: int) -> dict[str, Any
 
 
 def write(conn: psycopg.Connection[Any], rows: _Rows, *, at: datetime, source: str, tier: int,
-          run_id: str) -> list[dict[str, Any]]:
+          run_id: str, retention: str = WINDOWED) -> list[dict[str, Any]]:
     """Close, insert and link the planned rows; returns the inserted (id, subject_id, predicate, valid_from)."""
     ledger_facts.close(conn, [str(i) for i in rows.close], at, "superseded")
     inserted = write_rows(conn, "sync_facts_insert", rows.insert, {
-        "at": at, "source": source, "tier": tier, "run_id": run_id, "retention": WINDOWED})
+        "at": at, "source": source, "tier": tier, "run_id": run_id, "retention": retention})
     ids = {_key(r["subject_id"], r["predicate"], r["valid_from"]): r["id"] for r in inserted}
     links = [(closed, ids[key]) for closed, key in rows.successor.items()]
     if links:

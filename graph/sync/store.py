@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
 from typing import Any, LiteralString
 
 import psycopg
@@ -12,6 +13,7 @@ import cypher
 from graph.errors import InvariantViolation
 from graph.sql import load
 
+TICK = timedelta(microseconds=1)  # as graph.ledger.committer: system time strictly increases per owner
 CHUNK = 2000  # rows per statement: keeps each well inside the statement timeout (bench/README.md)
 
 
@@ -45,3 +47,14 @@ def mirror_rows(conn: psycopg.Connection[Any], name: str, owner: str, rows: Sequ
         found = cypher.run(conn, name, {"owner": owner, "rows": list(part)})
         if not found or int(found[0]["n"]) != len(part):
             raise InvariantViolation(f"graph mirror out of step with the ledger ({name})")
+
+
+def system_time(conn: psycopg.Connection[Any]) -> datetime:
+    """Lock the owner's clock (one writer per owner at a time, like a commit) and return this write's system
+    time: now, or one tick after the owner's latest. The caller advances the clock (clock_advance.sql)."""
+    conn.execute(load("clock_init"))
+    clock = conn.execute(load("clock_lock")).fetchone()
+    assert clock is not None
+    last, now = clock["last_recorded_at"], clock["now"]
+    at: datetime = now if last is None else max(now, last + TICK)
+    return at

@@ -23,7 +23,6 @@ import psycopg
 from curator.proposal import RecordEvent
 from graph.age import mirror
 from graph.errors import BadInput, Forbidden
-from graph.ledger.committer import TICK
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import INTEGRATION
 from graph.platform.db import Database
@@ -45,7 +44,7 @@ from graph.sync.entries import (
     summary,
 )
 from graph.sync.resolve import Item, attach_entities, attach_stored, check_vocabulary
-from graph.sync.store import fetch, mirror_rows, write_rows
+from graph.sync.store import fetch, mirror_rows, system_time, write_rows
 
 
 def sync_entities(db: Database, principal: Principal, source: str, entries: Sequence[SyncEntry]) -> SyncOutcome:
@@ -71,16 +70,8 @@ class _Sync:
         self.source = source
         self.results: dict[int, EntryResult] = {}
         self.fresh: set[int] = set()  # entries whose entity this call creates
-        self.at = self._lock_clock()
+        self.at = system_time(conn)
         self.run_id = f"sync:{self.integration}:{source}:{self.at.isoformat()}"
-
-    def _lock_clock(self) -> datetime:
-        self.conn.execute(load("clock_init"))
-        clock = self.conn.execute(load("clock_lock")).fetchone()
-        assert clock is not None
-        last, now = clock["last_recorded_at"], clock["now"]
-        at: datetime = now if last is None else max(now, last + TICK)
-        return at
 
     def _result(self, item: Item | tuple[int, SyncEntry], status: Status, **extra: Any) -> None:
         index, entry = (item.index, item.entry) if isinstance(item, Item) else item
