@@ -12,7 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, RejectProposal
 from graph.age.doctor import check
+from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import Principal, owner_principal
 from graph.platform.db import Database
 from graph.settings import Settings
 from graph.sync.removal import MESSAGES
@@ -207,3 +210,25 @@ def test_the_mirror_equals_the_ledger_after_syncs(client: TestClient, make_token
     assert len(ids) == 20 + 30
     problems = check(test_db_url).problems
     assert [p for p in problems if any(i in p for i in ids)] == []
+
+
+def test_a_value_the_owner_rejected_is_not_synced(client: TestClient, make_token: MakeToken, db: Database,
+                                                  owner: str) -> None:
+    ns, token = setup(client, make_token)
+    t0 = NOW - timedelta(hours=2)
+    sync(client, token, [entry(1, ns, t0), entry(2, ns, t0)])
+    guess = AssertFact(subject=f"{ns}:ticket:T-1", predicate=f"{ns}:state", value="closed", valid_from=t0,
+                       evidence=Evidence(kind="inference", text="it looked done"))
+    assert commit_proposal(db, Principal(owner=owner, kind="agent"),
+                           MemoryMutationProposal(run_id="guess", operations=[guess])).pending == 1
+    with db.owner_tx(owner, read_only=True) as conn:
+        pending = conn.execute("SELECT id FROM facts WHERE status = 'pending'").fetchone()
+    assert pending is not None
+    rejected = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(
+        run_id="no", operations=[RejectProposal(fact_id=str(pending["id"]))]))
+    assert rejected.committed == 1, rejected
+    result = sync(client, token, [entry(1, ns, t0 + timedelta(hours=1), state="closed"),
+                                  entry(2, ns, t0 + timedelta(hours=1), state="closed")])
+    assert [(e["status"], e["code"]) for e in result["entries"]] == [("REJECTED", "SUPPRESSED"), ("CHANGED", None)]
+    again = sync(client, token, [entry(1, ns, t0 + timedelta(hours=1), state="closed")])
+    assert again["entries"][0]["code"] == "SUPPRESSED"  # nothing of the refused entry was remembered

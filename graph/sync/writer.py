@@ -23,6 +23,7 @@ import psycopg
 from curator.proposal import RecordEvent
 from graph.age import mirror
 from graph.errors import BadInput, Forbidden
+from graph.ledger.facts import value_key
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import INTEGRATION
 from graph.platform.db import Database
@@ -32,6 +33,7 @@ from graph.sql import load
 from graph.sync import facts as sync_facts
 from graph.sync.entries import (
     MAX_ENTRIES,
+    Change,
     EntryRejected,
     EntryResult,
     Status,
@@ -44,7 +46,7 @@ from graph.sync.entries import (
     summary,
 )
 from graph.sync.resolve import Item, attach_entities, attach_stored, check_vocabulary
-from graph.sync.store import fetch, mirror_rows, system_time, write_rows
+from graph.sync.store import chunks, fetch, mirror_rows, system_time, write_rows
 
 
 def sync_entities(db: Database, principal: Principal, source: str, entries: Sequence[SyncEntry]) -> SyncOutcome:
@@ -93,7 +95,7 @@ class _Sync:
         moving = self._one_per_entity(moving)
         self._create_entities([i for i in moving if i.entity_id is None])
         self._adopt([i for i in moving if i.adopt])
-        self._write(moving)
+        moving = self._write(moving)
         self._remember(moving, unchanged)
         for item in unchanged:
             self._result(item, "unchanged", ref=item.stored["ref"] if item.stored else None)
@@ -166,8 +168,10 @@ class _Sync:
             {"id": str(i.entity_id), "external_id": i.entry.external_id, "source_entry_id": i.entry.source_entry_id,
              "backing_ref": self._backing(i)} for i in items], {"at": self.at})
 
-    def _write(self, items: list[Item]) -> None:
+    def _write(self, items: list[Item]) -> list[Item]:
+        """Events and facts of the created and changed entries; returns those written."""
         changes = {i.index: diff(i.stored["content"] if i.stored else None, i.values) for i in items}
+        items = self._keep(items, self._suppressed(items, changes))
         events, stamps = self._events(items, changes)
         work = [sync_facts.Work(index=i.index, subject_id=_id(i), observed_at=i.entry.observed_at,
                                 changes=changes[i.index], event_id=events[i.index],
@@ -185,6 +189,19 @@ class _Sync:
         for item in items:
             self._result(item, "changed" if item.stored else "created", ref=item.ref,
                          changed=[c.predicate for c in changes[item.index]], event_id=str(events[item.index]))
+        return items
+
+    def _suppressed(self, items: list[Item], changes: dict[int, list[Change]]) -> dict[int, EntryRejected]:
+        """Entries asserting a value the owner rejected before: only the owner may assert it again."""
+        keys = [(i.index, _id(i), c.predicate, value_key({"object_kind": "literal", "object_value": c.after}))
+                for i in items if i.index not in self.fresh for c in changes[i.index] if not c.removed]
+        found: set[tuple[Any, ...]] = set()
+        for part in chunks(keys):
+            found |= {(r["subject_id"], r["predicate"], r["value_key"]) for r in fetch(self.conn, "sync_suppressed", {
+                "subjects": [k[1] for k in part], "predicates": [k[2] for k in part],
+                "value_keys": [k[3] for k in part]})}
+        return {k[0]: EntryRejected("SUPPRESSED", f"the owner rejected {k[2]} = {k[3].removeprefix('literal:')} "
+                                    "before; only the owner can assert it again") for k in keys if k[1:] in found}
 
     def _events(self, items: list[Item], changes: dict[int, list[Any]]) -> tuple[
             dict[int, UUID], dict[int, causality.Stamp]]:
