@@ -66,8 +66,9 @@ def timed(label: str, call: Any, expect: dict[str, int]) -> float:
 
 
 def counts_of(result: Any) -> dict[str, int]:
-    get = result.get if isinstance(result, dict) else lambda k: getattr(result, k)
-    return {k: get(k) for k in ("created", "changed", "unchanged", "rejected")}
+    if isinstance(result, dict):
+        return {k: int(result[k]) for k in ("created", "changed", "unchanged", "rejected")}
+    return {k: int(getattr(result, k)) for k in ("created", "changed", "unchanged", "rejected")}
 
 
 def main() -> None:

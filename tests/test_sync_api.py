@@ -73,7 +73,7 @@ def test_each_entry_is_judged_on_its_own(client: TestClient, make_token: MakeTok
         entry(1, ns, title="again"),  # the same key as entry 0
         entry(7, ns, NOW + timedelta(hours=1)),
         {**entry(8, ns), "content": ["not", "an", "object"]},
-        entry(9, ns, **{"status": "x"}),  # bare keys are the integration's namespace: ns:status is unknown
+        entry(9, ns, status="x"),  # bare keys are the integration's namespace: ns:status is unknown
     ])
     got = [(e["index"], e["status"], e["code"]) for e in result["entries"]]
     assert got == [(0, "CREATED", None), (1, "REJECTED", "UNKNOWN_KIND"), (2, "REJECTED", "FORBIDDEN"),
