@@ -13,6 +13,7 @@ GraphQL (`POST /graphql` in process: the body limit, parsing ~3 MB of variables,
 from __future__ import annotations
 
 import argparse
+import logging
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -32,13 +33,13 @@ SYNC = """mutation($s: String!, $e: [SyncEntryInput!]!) { syncEntities(source: $
   created changed unchanged rejected entries { status code } } }"""
 
 
-def issues(n: int, at: datetime, changed: set[int] | None = None, salt: str = "") -> list[dict[str, Any]]:
+def issues(n: int, at: datetime, changed: set[int] | None = None, repo: str = "acme/repo") -> list[dict[str, Any]]:
     out = []
     for i in range(n):
         state = "closed" if changed and i in changed else "open"
-        out.append({"sourceEntryId": f"I_{i}", "kind": f"{NAME}:issue", "externalId": f"acme/repo#{i}",
+        out.append({"sourceEntryId": f"I_{i}", "kind": f"{NAME}:issue", "externalId": f"{repo}#{i}",
                     "observedAt": at.isoformat(),
-                    "content": {"title": f"Issue number {i}{salt}", "state": state, "labels": ["bug", f"l{i % 7}"],
+                    "content": {"title": f"Issue number {i}", "state": state, "labels": ["bug", f"l{i % 7}"],
                                 "author": f"user{i % 50}", "assignee": None if i % 3 else f"user{i % 11}"}})
     return out
 
@@ -78,6 +79,8 @@ def main() -> None:
     parser.add_argument("--http", action="store_true", help="also through GraphQL (in-process HTTP)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
+    logging.basicConfig(format="    %(message)s")
+    logging.getLogger("worldmem.sync").setLevel(logging.DEBUG)
     settings = get_settings()
     n, k = args.entries, int(args.entries * args.changed)
     with scratch(settings, keep=args.keep) as (admin, app):
@@ -106,8 +109,8 @@ def _http(settings: Any, admin: str, app: str, n: int, k: int, t0: datetime) -> 
 
     token = create_token(admin, OWNER, kind="integration", name=NAME)
     none = {"created": 0, "changed": 0, "unchanged": 0, "rejected": 0}
-    first = issues(n, t0 + timedelta(minutes=90), salt=" (http)")
-    later = issues(n, t0 + timedelta(minutes=100), set(range(1, n, n // k)) if k else set(), salt=" (http)")
+    first = issues(n, t0 + timedelta(minutes=90), repo="acme/http")
+    later = issues(n, t0 + timedelta(minutes=100), set(range(1, n, n // k)) if k else set(), repo="acme/http")
     with TestClient(create_app(settings, database_url=app)) as client:
         def call(rows: list[dict[str, Any]]) -> dict[str, int]:
             response = client.post("/graphql", json={"query": SYNC, "variables": {"s": "http", "e": rows}},

@@ -123,13 +123,14 @@ def _piece(old: dict[str, Any], interval: Interval, index: int) -> dict[str, Any
 def write(conn: psycopg.Connection[Any], rows: _Rows, *, at: datetime, source: str, tier: int,
           run_id: str, retention: str = WINDOWED) -> list[dict[str, Any]]:
     """Close, insert and link the planned rows; returns the inserted (id, subject_id, predicate, valid_from)."""
-    ledger_facts.close(conn, [str(i) for i in rows.close], at, "superseded")
+    for part in chunks(rows.close):
+        ledger_facts.close(conn, [str(i) for i in part], at, "superseded")
     inserted = write_rows(conn, "sync_facts_insert", rows.insert, {
         "at": at, "source": source, "tier": tier, "run_id": run_id, "retention": retention})
     ids = {_key(r["subject_id"], r["predicate"], r["valid_from"]): r["id"] for r in inserted}
     links = [(closed, ids[key]) for closed, key in rows.successor.items()]
-    if links:
-        conn.execute(load("sync_facts_successors"), {"ids": [c for c, _ in links], "successors": [s for _, s in links]})
+    for part in chunks(links):
+        conn.execute(load("sync_facts_successors"), {"ids": [c for c, _ in part], "successors": [s for _, s in part]})
     return inserted
 
 

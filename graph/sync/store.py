@@ -14,7 +14,7 @@ from graph.errors import InvariantViolation
 from graph.sql import load
 
 TICK = timedelta(microseconds=1)  # as graph.ledger.committer: system time strictly increases per owner
-CHUNK = 2000  # rows per statement: keeps each well inside the statement timeout (bench/README.md)
+CHUNK = 1000  # rows per statement: keeps each well inside the statement timeout, also under load
 
 
 def chunks(rows: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:

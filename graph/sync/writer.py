@@ -13,6 +13,8 @@ are judged one by one (a rejected entry never stops the others) and written set-
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -48,6 +50,8 @@ from graph.sync.entries import (
 from graph.sync.resolve import Item, attach_entities, attach_stored, check_vocabulary
 from graph.sync.store import chunks, fetch, mirror_rows, system_time, write_rows
 
+log = logging.getLogger("worldmem.sync")
+
 
 def sync_entities(db: Database, principal: Principal, source: str, entries: Sequence[SyncEntry]) -> SyncOutcome:
     """Upsert `entries` of `source` for an integration token; one result per entry, in input order."""
@@ -72,6 +76,7 @@ class _Sync:
         self.source = source
         self.results: dict[int, EntryResult] = {}
         self.fresh: set[int] = set()  # entries whose entity this call creates
+        self.laps: dict[str, float] = {}
         self.at = system_time(conn)
         self.run_id = f"sync:{self.integration}:{source}:{self.at.isoformat()}"
 
@@ -84,26 +89,35 @@ class _Sync:
         self._result(item, "rejected", code=exc.code, message=exc.message)
 
     def run(self, entries: list[SyncEntry]) -> SyncOutcome:
+        started = time.perf_counter()
         items = self._accept(entries)
-        refused = check_vocabulary(self.conn, items)
-        items = self._keep(items, refused)
+        items = self._keep(items, check_vocabulary(self.conn, items))
         attach_stored(self.conn, items, self.integration, self.source)
         unchanged = [i for i in items if i.stored is not None and i.stored["content_hash"] == i.digest]
         same = {i.index for i in unchanged}
         moving = self._in_order([i for i in items if i.index not in same])
+        self._lap("judge", started)
         moving = self._keep(moving, attach_entities(self.conn, [i for i in moving if i.stored is None]))
         moving = self._one_per_entity(moving)
         self._create_entities([i for i in moving if i.entity_id is None])
         self._adopt([i for i in moving if i.adopt])
+        self._lap("entities", started)
         moving = self._write(moving)
+        self._lap("events+facts", started)
         self._remember(moving, unchanged)
         for item in unchanged:
             self._result(item, "unchanged", ref=item.stored["ref"] if item.stored else None)
         self.conn.execute(load("clock_advance"), {"at": self.at})
         self.conn.execute(load("live_commit_notify"), {"run_id": self.run_id, "committed": len(moving), "pending": 0})
+        self._lap("remember", started)
+        log.debug("sync %s: %s", self.run_id, " ".join(f"{k} {v:.2f}s" for k, v in self.laps.items()))
         outcome = SyncOutcome(source=self.source, recorded_at=self.at,
                               entries=[self.results[i] for i in sorted(self.results)])
         return outcome.count()
+
+    def _lap(self, name: str, started: float) -> None:
+        """Seconds since the start of the sync, by phase (logged at debug level; bench.sync_bench shows them)."""
+        self.laps[name] = time.perf_counter() - started - sum(self.laps.values())
 
     def _accept(self, entries: list[SyncEntry]) -> list[Item]:
         limit = get_settings().max_value_bytes
