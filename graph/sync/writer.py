@@ -22,20 +22,18 @@ from uuid import UUID
 
 import psycopg
 
-from curator.proposal import RecordEvent
 from graph.age import mirror
 from graph.errors import BadInput, Forbidden
-from graph.ledger.facts import value_key
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import INTEGRATION
 from graph.platform.db import Database
-from graph.reads import causality, intent
+from graph.reads import causality
 from graph.settings import get_settings
 from graph.sql import load
+from graph.sync import causes
 from graph.sync import facts as sync_facts
 from graph.sync.entries import (
     MAX_ENTRIES,
-    Change,
     EntryRejected,
     EntryResult,
     Status,
@@ -48,7 +46,7 @@ from graph.sync.entries import (
     summary,
 )
 from graph.sync.resolve import Item, attach_entities, attach_stored, check_vocabulary
-from graph.sync.store import chunks, fetch, mirror_rows, system_time, write_rows
+from graph.sync.store import mirror_rows, system_time, write_rows
 
 log = logging.getLogger("worldmem.sync")
 
@@ -185,7 +183,7 @@ class _Sync:
     def _write(self, items: list[Item]) -> list[Item]:
         """Events and facts of the created and changed entries; returns those written."""
         changes = {i.index: diff(i.stored["content"] if i.stored else None, i.values) for i in items}
-        items = self._keep(items, self._suppressed(items, changes))
+        items = self._keep(items, causes.suppressed(self.conn, items, changes, self.fresh))
         events, stamps = self._events(items, changes)
         work = [sync_facts.Work(index=i.index, subject_id=_id(i), observed_at=i.entry.observed_at,
                                 changes=changes[i.index], event_id=events[i.index],
@@ -199,27 +197,15 @@ class _Sync:
                                 w.evidence, w.fresh) for w in work]
         sync_facts.write(self.conn, sync_facts.plan(work, current), at=self.at, source=self.principal.source,
                          tier=INTEGRATION, run_id=self.run_id)
-        self._judge(stamps, events, changes)
+        causes.judge(self.conn, stamps, events, changes, self.at)
         for item in items:
             self._result(item, "changed" if item.stored else "created", ref=item.ref,
                          changed=[c.predicate for c in changes[item.index]], event_id=str(events[item.index]))
         return items
 
-    def _suppressed(self, items: list[Item], changes: dict[int, list[Change]]) -> dict[int, EntryRejected]:
-        """Entries asserting a value the owner rejected before: only the owner may assert it again."""
-        keys = [(i.index, _id(i), c.predicate, value_key({"object_kind": "literal", "object_value": c.after}))
-                for i in items if i.index not in self.fresh for c in changes[i.index] if not c.removed]
-        found: set[tuple[Any, ...]] = set()
-        for part in chunks(keys):
-            found |= {(r["subject_id"], r["predicate"], r["value_key"]) for r in fetch(self.conn, "sync_suppressed", {
-                "subjects": [k[1] for k in part], "predicates": [k[2] for k in part],
-                "value_keys": [k[3] for k in part]})}
-        return {k[0]: EntryRejected("SUPPRESSED", f"the owner rejected {k[2]} = {k[3].removeprefix('literal:')} "
-                                    "before; only the owner can assert it again") for k in keys if k[1:] in found}
-
     def _events(self, items: list[Item], changes: dict[int, list[Any]]) -> tuple[
             dict[int, UUID], dict[int, causality.Stamp]]:
-        stamps = self._stamps(items)
+        stamps = causes.stamps(self.conn, items, self.principal.source, self.run_id)
         rows: list[dict[str, Any]] = []
         for item in items:
             stamp = stamps.get(item.index) or causality.Stamp(None, self.run_id, None)
@@ -243,29 +229,6 @@ class _Sync:
                 mirror.create_caused(self.conn, self.principal.owner, str(stamp.cause_id), str(ids[index]),
                                      stamp.kind or "direct")
         return ids, stamps
-
-    def _judge(self, stamps: dict[int, causality.Stamp], events: dict[int, UUID],
-               changes: dict[int, list[Any]]) -> None:
-        """An agent action the sync is linked to may be fulfilled by what it observed (its facts are written)."""
-        for index, stamp in stamps.items():
-            if stamp.cause_id is not None and stamp.kind != "inferred":
-                for change in changes[index]:
-                    intent.on_effect(self.conn, events[index], change.predicate, self.at)
-
-    def _stamps(self, items: list[Item]) -> dict[int, causality.Stamp]:
-        """The core's causation for the entries whose target an agent action may have touched."""
-        if not items:
-            return {}
-        times = [i.entry.observed_at for i in items]
-        candidates = {r["id"] for r in fetch(self.conn, "sync_cause_targets", {
-            "ids": [_id(i) for i in items], "since": min(times) - causality.SYNC_HORIZON, "until": max(times)})}
-        stamps = {}
-        for item in items:
-            if _id(item) in candidates:
-                op = RecordEvent(event_type="integration_sync", occurred_at=item.entry.observed_at,
-                                 source=self.principal.source)
-                stamps[item.index] = causality.stamp(self.conn, op, None, _id(item), self.run_id)
-        return stamps
 
     def _remember(self, moving: list[Item], unchanged: list[Item]) -> None:
         params = {"integration": self.integration, "source": self.source, "at": self.at}
