@@ -199,6 +199,14 @@ def test_no_namespace_shadows_core(client: TestClient, make_token: MakeToken, na
         assert codes(body) == ["NAMESPACE"]
 
 
+def test_an_inverse_stays_in_its_namespace(client: TestClient, make_token: MakeToken) -> None:
+    ns, token = setup(client, make_token)
+    def typ(inverse: str) -> list[dict[str, Any]]:
+        return [{"key": f"{ns}:reviews", "name": "reviews", "cardinality": "SET", "inverse": inverse}]
+    assert codes(gql(client, token, TYPES, {"t": typ("owned_by")})) == ["NAMESPACE"]  # would label as core
+    assert "errors" not in gql(client, token, TYPES, {"t": typ(f"{ns}:reviewed_by")})
+
+
 def test_the_mirror_equals_the_ledger_after_syncs(client: TestClient, make_token: MakeToken, db: Database,
                                                   owner: str, test_db_url: str) -> None:
     ns, token = setup(client, make_token)

@@ -66,3 +66,14 @@ def check_change(principal: Principal | None, old: dict[str, Any], what: str) ->
     if (old.get("registered_owner"), old.get("registered_as")) != (mine["registered_owner"], mine["registered_as"]):
         raise Forbidden(f"{what} {old['key']!r} was registered by someone else: use it as it is, or register a "
                         "key of your own", code="REGISTERED_BY_OTHER")
+
+
+def check_inverse(principal: Principal | None, key: str, inverse: str | None) -> None:
+    """The reverse name of a namespaced relation type stays in its namespace: traversal labels incoming edges
+    with it, so `github:reviews` with inverse `owns` would read as the core `owns`."""
+    if principal is None or inverse is None or ":" not in key:
+        return
+    namespace = key.split(":", 1)[0]
+    if not inverse.startswith(f"{namespace}:"):
+        raise Forbidden(f"the inverse of {key!r} must be in its namespace '{namespace}:' (not {inverse!r})",
+                        code="NAMESPACE")

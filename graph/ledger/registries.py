@@ -180,6 +180,7 @@ def _register_kind(conn: psycopg.Connection[Any], new: EntityKindDefinition, sou
 def _register_type(conn: psycopg.Connection[Any], new: RelationTypeDefinition, source: str,
                    principal: Principal | None) -> RelationType:
     registrants.check_key(conn, principal, new.key)
+    registrants.check_inverse(principal, new.key, new.inverse)
     params = {**new.model_dump(), "source": source, **registrants.registrant(principal)}
     row = _insert_or_lock(conn, "registries_relation_type", params)
     old = RelationType.model_validate(row)
