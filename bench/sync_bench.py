@@ -16,13 +16,14 @@ import argparse
 import logging
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, LiteralString
 
 from bench.fresh_data import scratch
 from graph.ledger.registries import register_entity_kinds, register_relation_types
 from graph.ledger.tokens import Principal, create_token
 from graph.platform.db import Database
 from graph.settings import get_settings
+from graph.sql import load
 from graph.sync.entries import SyncEntry
 from graph.sync.writer import sync_entities
 
@@ -97,9 +98,30 @@ def main() -> None:
         timed(f"python: {args.changed:.0%} changed",
               lambda: counts_of(sync_entities(db, who, "acme/repo", as_entries(later))),
               {**none, "changed": k, "unchanged": n - k})
+        _explain(db, n)
         if args.http:
             _http(settings, admin, app, n, k, t0)
         db.close()
+
+
+def _explain(db: Database, n: int) -> None:
+    """The plans of the set-based reads at this scale, as worldmem_app under row-level security."""
+    keys = {"integration": NAME, "source": "acme/repo", "entry_ids": [f"I_{i}" for i in range(n)],
+            "kinds": [f"{NAME}:issue"] * n, "external_ids": [f"acme/repo#{i}" for i in range(n)]}
+    with db.owner_tx(OWNER) as conn:  # not read-only: sync_facts_believed locks (FOR UPDATE)
+        ids = [r["entity_id"] for r in conn.execute(load("sync_entries_existing"), keys).fetchall()]
+        cases: list[tuple[LiteralString, dict[str, Any]]] = [
+            ("sync_entries_existing", keys),
+            ("sync_entities_for_keys", {**keys, "refs": [f"{NAME}:issue:acme/repo#{i}" for i in range(n)]}),
+            ("sync_cause_targets", {"ids": ids, "since": datetime.now(UTC) - timedelta(days=8),
+                                    "until": datetime.now(UTC)}),
+            ("sync_facts_believed", {"subjects": ids[:1000], "predicates": [f"{NAME}:state"] * min(1000, n)}),
+        ]
+        for name, params in cases:
+            plan = [r["QUERY PLAN"] for r in conn.execute("EXPLAIN (ANALYZE, COSTS OFF) " + load(name), params)]
+            nodes = sorted({line.strip().removeprefix("-> ").split(" (")[0].split(" on ")[0] for line in plan
+                            if "Scan" in line or "Join" in line})
+            print(f"plan {name:<24} {plan[-1].strip():<28} {', '.join(nodes)}")
 
 
 def _http(settings: Any, admin: str, app: str, n: int, k: int, t0: datetime) -> None:
