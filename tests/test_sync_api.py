@@ -9,6 +9,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
@@ -240,3 +241,18 @@ def test_a_value_the_owner_rejected_is_not_synced(client: TestClient, make_token
     assert [(e["status"], e["code"]) for e in result["entries"]] == [("REJECTED", "SUPPRESSED"), ("CHANGED", None)]
     again = sync(client, token, [entry(1, ns, t0 + timedelta(hours=1), state="closed")])
     assert again["entries"][0]["code"] == "SUPPRESSED"  # nothing of the refused entry was remembered
+
+
+def test_sync_entries_are_private_and_fail_closed(client: TestClient, make_token: MakeToken, db: Database,
+                                                  owner: str) -> None:
+    ns, token = setup(client, make_token)
+    sync(client, token, [entry(1, ns)])
+    count = "SELECT count(*) AS n FROM sync_entries"
+    with db.owner_tx(owner, read_only=True) as conn:
+        assert conn.execute(count).fetchone() == {"n": 1}
+    with db.owner_tx(f"{owner}-other", read_only=True) as conn:
+        assert conn.execute(count).fetchone() == {"n": 0}
+    with db.connection() as conn, conn.transaction():  # no owner at all
+        assert conn.execute(count).fetchone() == {"n": 0}
+    with db.owner_tx(f"{owner}-other") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("UPDATE sync_entries SET entity_id = entity_id")  # the key and entity never change
