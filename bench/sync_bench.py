@@ -98,9 +98,9 @@ def main() -> None:
         timed(f"python: {args.changed:.0%} changed",
               lambda: counts_of(sync_entities(db, who, "acme/repo", as_entries(later))),
               {**none, "changed": k, "unchanged": n - k})
-        _explain(db, n)
         if args.http:
             _http(settings, admin, app, n, k, t0)
+        _explain(db, n)
         db.close()
 
 

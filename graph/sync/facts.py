@@ -19,9 +19,8 @@ import psycopg
 
 from graph.ledger import facts as ledger_facts
 from graph.ledger.timeline import Interval, Piece, Plan, plan_remove, plan_replace
-from graph.sql import load
 from graph.sync.entries import Change
-from graph.sync.store import chunks, fetch, write_rows
+from graph.sync.store import batch, chunks, fetch, write_rows
 
 WINDOWED = "windowed"
 
@@ -130,7 +129,7 @@ def write(conn: psycopg.Connection[Any], rows: _Rows, *, at: datetime, source: s
     ids = {_key(r["subject_id"], r["predicate"], r["valid_from"]): r["id"] for r in inserted}
     links = [(closed, ids[key]) for closed, key in rows.successor.items()]
     for part in chunks(links):
-        conn.execute(load("sync_facts_successors"), {"ids": [c for c, _ in part], "successors": [s for _, s in part]})
+        batch(conn, "sync_facts_successors", {"ids": [c for c, _ in part], "successors": [s for _, s in part]})
     return inserted
 
 

@@ -46,7 +46,7 @@ from graph.sync.entries import (
     summary,
 )
 from graph.sync.resolve import Item, attach_entities, attach_stored, check_vocabulary
-from graph.sync.store import mirror_rows, system_time, write_rows
+from graph.sync.store import batch, mirror_rows, system_time, write_rows
 
 log = logging.getLogger("worldmem.sync")
 
@@ -240,7 +240,7 @@ class _Sync:
         write_rows(self.conn, "sync_entries_update", [r for r, i in zip(rows, moving, strict=True) if i.stored],
                    params)
         for part in [unchanged[s:s + 5000] for s in range(0, len(unchanged), 5000)]:
-            self.conn.execute(load("sync_entries_touch"), {
+            batch(self.conn, "sync_entries_touch", {
                 **params, "entry_ids": [i.entry.source_entry_id for i in part],
                 "kinds": [i.entry.kind for i in part], "external_ids": [i.entry.external_id for i in part]})
 
