@@ -75,6 +75,7 @@ class _Sync:
         self.results: dict[int, EntryResult] = {}
         self.fresh: set[int] = set()  # entries whose entity this call creates
         self.laps: dict[str, float] = {}
+        self.started = 0.0
         self.at = system_time(conn)
         self.run_id = f"sync:{self.integration}:{source}:{self.at.isoformat()}"
 
@@ -87,7 +88,7 @@ class _Sync:
         self._result(item, "rejected", code=exc.code, message=exc.message)
 
     def run(self, entries: list[SyncEntry]) -> SyncOutcome:
-        started = time.perf_counter()
+        started = self.started = time.perf_counter()
         items = self._accept(entries)
         items = self._keep(items, check_vocabulary(self.conn, items))
         attach_stored(self.conn, items, self.integration, self.source)
@@ -101,7 +102,7 @@ class _Sync:
         self._adopt([i for i in moving if i.adopt])
         self._lap("entities", started)
         moving = self._write(moving)
-        self._lap("events+facts", started)
+        self._lap("facts", started)
         self._remember(moving, unchanged)
         for item in unchanged:
             self._result(item, "unchanged", ref=item.stored["ref"] if item.stored else None)
@@ -185,6 +186,7 @@ class _Sync:
         changes = {i.index: diff(i.stored["content"] if i.stored else None, i.values) for i in items}
         items = self._keep(items, causes.suppressed(self.conn, items, changes, self.fresh))
         events, stamps = self._events(items, changes)
+        self._lap("events", self.started)
         work = [sync_facts.Work(index=i.index, subject_id=_id(i), observed_at=i.entry.observed_at,
                                 changes=changes[i.index], event_id=events[i.index],
                                 evidence={"kind": "sync", "source": self.source,
