@@ -256,3 +256,9 @@ def test_sync_entries_are_private_and_fail_closed(client: TestClient, make_token
         assert conn.execute(count).fetchone() == {"n": 0}
     with db.owner_tx(f"{owner}-other") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("UPDATE sync_entries SET entity_id = entity_id")  # the key and entity never change
+
+
+def test_more_than_10000_entries_are_refused_whole(client: TestClient, make_token: MakeToken) -> None:
+    ns, token = setup(client, make_token)
+    body = gql(client, token, SYNC, {"s": "main", "e": [entry(i, ns) for i in range(10_001)]})
+    assert codes(body) == ["BAD_LIMIT"] and body["data"] is None
