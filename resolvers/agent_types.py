@@ -13,6 +13,7 @@ from graph.agent import render as r
 from graph.agent import world_context as ctx
 from graph.agent.recall import HIDDEN
 from graph.reads.causality import Effects, Explanation
+from resolvers.codemode_types import BuildResult, ContextConvention
 from resolvers.ledger_types import Fact
 
 
@@ -143,6 +144,9 @@ class WorldContext:
     policies: list[AgentFact]
     preferences: list[AgentFact]
     events: list[ContextEvent]
+    conventions: list[ContextConvention] = strawberry.field(
+        description="Code mode (a repo, project or folder in the scope chain): in effect, most specific first")
+    builds: list[BuildResult] = strawberry.field(description="Code mode: newest build and test results")
     dropped: int = strawberry.field(description="Lines left out to fit the budget")
     warnings: list[str]
 
@@ -158,7 +162,9 @@ class WorldContext:
                     for le in w.linked],
             ambiguous=[AmbiguousSpan(span=a.span, candidates=a.candidates) for a in w.ambiguous],
             policies=facts(w.policies), preferences=facts(w.preferences),
-            events=[ContextEvent.from_view(e) for e in w.events])
+            events=[ContextEvent.from_view(e) for e in w.events],
+            conventions=[ContextConvention.from_view(c) for c in w.conventions],
+            builds=[BuildResult.from_view(b) for b in w.builds])
 
 
 @strawberry.type(description="A relationship met while walking out from an entity")

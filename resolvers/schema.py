@@ -31,6 +31,7 @@ from strawberry.tools import merge_types
 from strawberry.types import ExecutionContext
 
 from resolvers.agent import AgentQuery
+from resolvers.codemode import CodemodeMutation
 from resolvers.console import ConsoleQuery
 from resolvers.context import RequireToken, SoftErrors
 from resolvers.curator import CuratorMutation, CuratorQuery
@@ -51,7 +52,7 @@ from resolvers.sync import SyncMutation
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
                                   GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
-                                     SyncMutation)
+                                     SyncMutation, CodemodeMutation)
 MAX_DEPTH = 12
 
 

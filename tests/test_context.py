@@ -46,8 +46,11 @@ def test_most_specific_scope_in_the_chain_wins_and_storage_is_untouched() -> Non
 def test_specificity_beats_chain_order_then_priority_then_newest() -> None:
     # the chain lists the person first, yet the chat is more specific by kind
     assert values(scopes.resolve([st("p", "person:basti"), st("c", "chat:c1")], ["person:basti", "chat:c1"])) == ["c"]
-    same_level = [st("low", "repo:a", priority=0), st("high", "project:b", priority=5)]
-    assert values(scopes.resolve(same_level, ["repo:a", "project:b"])) == ["low"]  # chain position first
+    same_level = [st("low", "folder:a", priority=0), st("high", "project:b", priority=5)]
+    assert values(scopes.resolve(same_level, ["folder:a", "project:b"])) == ["low"]  # chain position first
+    # a repo is more specific than the project holding it, whatever the chain's order
+    repo_first = [st("r", "repo:a"), st("p", "project:b", priority=5)]
+    assert values(scopes.resolve(repo_first, ["project:b", "repo:a"])) == ["r"]
     tie = [st("old", "chat:c1", recorded=T), st("new", "chat:c1", recorded=T + timedelta(hours=1))]
     assert values(scopes.resolve(tie, ["chat:c1"])) == ["new"]
     prio = [st("urgent", priority=3, recorded=T), st("newer", recorded=T + timedelta(days=1))]
@@ -66,8 +69,8 @@ def test_set_predicates_keep_every_applicable_member() -> None:
 
 
 @pytest.mark.parametrize(("scope", "level"), [
-    (None, 0), ("person:basti", 1), ("repo:x", 2), ("project:x", 2), ("folder:x", 2), ("chat:c1", 3),
-    ("session:s", 4), ("task:t", 4), ("device:d", 4), ("github:issue:42", 2), ("pet:luna", 2)])
+    (None, 0), ("person:basti", 1), ("repo:x", 3), ("project:x", 2), ("folder:x", 2), ("chat:c1", 4),
+    ("session:s", 5), ("task:t", 5), ("device:d", 5), ("github:issue:42", 2), ("pet:luna", 2)])
 def test_scope_levels(scope: str | None, level: int) -> None:
     assert scopes.level(scope) == level
 

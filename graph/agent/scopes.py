@@ -4,8 +4,10 @@ Several active facts of one (subject, predicate) may hold in different scopes (a
 owner, or none = global). Given the current scope chain (refs, most specific first), a fact applies when
 it is global or its scope is in the chain, and among the applicable ones:
 
-- the most specific scope wins: device/task/session > chat > project/folder/repo > person > global
-  (kinds not listed rank with project), ties broken by the position in the chain;
+- the most specific scope wins: device/task/session > chat > repo > project/folder > person > global
+  (kinds not listed rank with project; a repo is more specific than the project or folder holding it, so
+  a repo's convention shadows a project's whatever order a caller lists them in), ties broken by the
+  position in the chain;
 - then the higher priority, then the newest (recorded later, then valid from later).
 
 A functional predicate keeps only the winner. A set predicate keeps every applicable value (values are
@@ -19,7 +21,7 @@ from datetime import datetime
 
 from graph.agent.render import Statement
 
-LEVELS = {"device": 4, "task": 4, "session": 4, "chat": 3, "project": 2, "folder": 2, "repo": 2, "person": 1}
+LEVELS = {"device": 5, "task": 5, "session": 5, "chat": 4, "repo": 3, "project": 2, "folder": 2, "person": 1}
 OTHER_KIND_LEVEL = 2
 GLOBAL_LEVEL = 0
 
@@ -63,6 +65,20 @@ def resolve(statements: Sequence[Statement], chain: Sequence[str] | None) -> lis
             chosen[key] = st
     keep = {id(st) for st in chosen.values()}
     return [st for st in statements if id(st) in keep]
+
+
+def shadowed(statements: Sequence[Statement], chain: Sequence[str]) -> dict[int, list[Statement]]:
+    """What each winner of `resolve` hides: per winner (by id()), the applicable statements of the same
+    key that lost to it, most specific first. A set predicate's members never hide each other."""
+    winners = {_key(st): st for st in resolve(statements, chain)}
+    out: dict[int, list[Statement]] = {}
+    for st in statements:
+        best = winners.get(_key(st))
+        if best is not None and best is not st and applies(st.fact.scope, chain):
+            out.setdefault(id(best), []).append(st)
+    for lost in out.values():
+        lost.sort(key=lambda s: rank(s, chain), reverse=True)
+    return out
 
 
 def _key(st: Statement) -> tuple[str, str]:

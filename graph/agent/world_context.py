@@ -27,6 +27,10 @@ from graph.agent.linking import AmbiguousSpan
 from graph.agent.recall import facts_params
 from graph.agent.render import EntityMatch, EventNote, Statement, approx_tokens, day, event_line, fact_line
 from graph.agent.search import now, statement
+from graph.codemode import builds, conventions
+from graph.codemode.builds import BuildNote
+from graph.codemode.conventions import Convention
+from graph.codemode.section import codemode_sections
 from graph.errors import WorldmemError
 from graph.platform.db import Database
 from graph.sql import load
@@ -65,6 +69,9 @@ class WorldContext(BaseModel):
     policies: list[Statement] = Field(default_factory=list)
     preferences: list[Statement] = Field(default_factory=list)
     events: list[EventNote] = Field(default_factory=list)
+    conventions: list[Convention] = Field(default_factory=list,
+                                          description="Code mode: in effect for the chain's repo/project/folder")
+    builds: list[BuildNote] = Field(default_factory=list, description="Code mode: newest build and test results")
     dropped: int = Field(default=0, description="Lines left out to fit the budget")
     warnings: list[str] = Field(default_factory=list)
 
@@ -96,28 +103,36 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     with db.owner_tx(owner, read_only=True) as conn:
         with conn.pipeline():
             conn.execute(load("context_generic_plans"))
-            rows = conn.execute(load("context_entities"), {
+            entities = conn.execute(load("context_entities"), {
                 "refs": linking.refs(found), "spans": linking.norms(found), "at": at,
-                "max_policies": MAX_POLICIES}).fetchall()
+                "max_policies": MAX_POLICIES})
+            containers = conn.execute(load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))
+            rows, parents = entities.fetchall(), containers.fetchall()
         linked, unclear = linking.link(found, rows, chat_ns, at)
         me = _owner(rows)
         policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
         linked_ids = [m.id for m in linked]
         ids = _unique([*linked_ids, *([me.id] if me else []), *policy_ids])
+        chain = _chain(req, me, parents)
+        code = [r for r in chain if conventions.is_code_scope(r)]  # code mode: a repo, project or folder in scope
         with conn.pipeline():
             facts = conn.execute(load("agent_facts_about"), facts_params(ids, linked_ids, at))
             events = conn.execute(load("context_events"), {
                 "ids": linked_ids, "chat_id": req.chat_id, "since": at - RECENT, **EVENTS})
+            rules = conn.execute(load("codemode_conventions"), conventions.conventions_params(chain, at)) \
+                if code else None
+            runs = conn.execute(load("codemode_build_state"), builds.params(code, at)) if code else None
             fact_rows, event_rows = facts.fetchall(), events.fetchall()
-    chain = _chain(req, me)
+            rule_rows, run_rows = (rules.fetchall() if rules else []), (runs.fetchall() if runs else [])
     about = _resolved(fact_rows, chain)
     result = WorldContext(
         budget_tokens=req.budget_tokens, scope_chain=chain, owner_ref=me.ref if me else None,
         ambiguous=unclear,
         policies=[s for pid in policy_ids for s in about.get(pid, []) if s.fact.predicate == "rule"],
         preferences=[s for s in about.get(me.id, []) if _preference(s)] if me else [],
-        events=[_event(r) for r in event_rows])
-    shown = {s.fact.id for s in [*result.policies, *result.preferences]}
+        conventions=conventions.from_rows(rule_rows, chain), builds=builds.from_rows(run_rows))
+    result.events = [_event(r) for r in event_rows if str(r["id"]) not in {b.id for b in result.builds}]
+    shown = {s.fact.id for s in [*result.policies, *result.preferences, *(c.statement for c in result.conventions)]}
     result.linked = [LinkedEntity(entity=m, statements=[s for s in about.get(m.id, []) if s.fact.id not in shown])
                      for m in linked]
     _fit(result, at, req.chat_id)
@@ -139,8 +154,9 @@ def _unique(ids: Any) -> list[UUID]:
     return list(dict.fromkeys(ids))
 
 
-def _chain(req: ContextRequest, me: EntityMatch | None) -> list[str]:
-    chain = list(dict.fromkeys(req.scope_chain))
+def _chain(req: ContextRequest, me: EntityMatch | None, parents: list[dict[str, Any]]) -> list[str]:
+    """The request's scopes, each followed by the projects and folders holding it, then the chat and owner."""
+    chain = conventions.expand(list(dict.fromkeys(req.scope_chain)), parents)
     for ref in (f"chat:{req.chat_id}" if req.chat_id else None, me.ref if me else None):
         if ref and ref not in chain:
             chain.append(ref)
@@ -182,6 +198,7 @@ def _fit(result: WorldContext, at: datetime, chat_id: str | None) -> None:
     sections: list[Section] = [
         ("Policies", [Entry(f"- {fact_line(s)}", item=s) for s in result.policies]),
         ("Preferences", [Entry(f"- {fact_line(s)}", _rank(s), s) for s in result.preferences]),
+        *codemode_sections(result.conventions, result.builds),
         ("Linked entities", linked),
         ("Recent events", [Entry(f"- {event_line(ev)}", item=ev, rank=(
             CHAT_LEVEL if chat_id and ev.chat_id == chat_id else 0, 0, 1.0, ev.occurred_at.timestamp()))
@@ -197,5 +214,7 @@ def _fit(result: WorldContext, at: datetime, chat_id: str | None) -> None:
     dropped = {id(e.item) for _, es in sections for e in es if not e.keep and e.item is not None}
     result.preferences = [s for s in result.preferences if id(s) not in dropped]
     result.events = [ev for ev in result.events if id(ev) not in dropped]
+    result.conventions = [c for c in result.conventions if id(c) not in dropped]
+    result.builds = [b for b in result.builds if id(b) not in dropped]
     for le in result.linked:
         le.statements = [s for s in le.statements if id(s) not in dropped]
