@@ -111,6 +111,18 @@ class WorldmemClient:
     async def search_world_memory(self, query: str, limit: int = 10) -> str:
         return await self._text(q.SEARCH_WORLD_MEMORY, "searchWorldMemory", {"query": query, "limit": limit})
 
+    async def export_conventions(self, repo: str, language: str | None = None) -> str:
+        """Code mode: the AGENTS.md text of the conventions in effect for `repo` (the server writes no file)."""
+        data = await self.execute(q.EXPORT_CONVENTIONS, {"repo": repo, "language": language})
+        return str(data["exportConventions"]["text"])
+
+    async def record_build_result(self, result: dict[str, Any]) -> str:
+        """Code mode: one build or test run (BuildResultInput's fields) as a windowed event; a sentence back."""
+        data = (await self.execute(q.RECORD_BUILD_RESULT, {"result": result}))["recordBuildResult"]
+        how = "already recorded (same runId), nothing new" if data["replayed"] else "recorded"
+        return (f"{result['kind'].lower()} {result['status'].lower()} for {result['repo']} {how}: run {data['runId']}, "
+                f"a {data['retentionClass']} event (build state is kept for the recent window, never as a fact)")
+
     async def world_context(self, message: str, chat_id: str | None = None, scope_chain: list[str] | None = None,
                             budget_tokens: int = 1000) -> str:
         """The Known World State markdown for a turn; "" when memory is unavailable (never raises)."""

@@ -2,8 +2,11 @@
 
 One implementation of each tool: the MCP server registers the functions of `client.toolset.worldmem_toolset`
 (which call `WorldmemClient`, i.e. GraphQL) plus `world_context`, so an MCP host reads exactly the texts the
-GraphQL tools return. A refused input (a time without a UTC offset, an unknown ref kind, ...) comes back as a
-tool error (`isError`) with the server's code and message; an unavailable memory says so in the tool's text.
+GraphQL tools return. Coding agents (MCP's main hosts) also get code mode's two explicit writes,
+`export_conventions` (the AGENTS.md text; the host decides whether to write the file) and
+`record_build_result` (a windowed event, never a fact); the pydantic-ai toolset stays read-only. A refused
+input (a time without a UTC offset, an unknown ref kind, ...) comes back as a tool error (`isError`) with the
+server's code and message; an unavailable memory says so in the tool's text.
 
 The token: `--token` (or WORLDMEM_TOKEN) is checked against the GraphQL server before serving; a missing,
 refused or unverifiable token stops the command with exit code 2 and nothing is served. Over HTTP every
@@ -14,14 +17,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import AwareDatetime
 from pydantic_ai import ModelRetry
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from client.http import MemoryUnavailable, ToolInputError, WorldmemClient
-from client.toolset import UNAVAILABLE, worldmem_toolset
+from client.toolset import UNAVAILABLE, guarded, worldmem_toolset
 
 if TYPE_CHECKING:  # the SDK is imported when `worldmem mcp` runs, not by every worldmem command
     from mcp.server.mcpserver import MCPServer
@@ -78,7 +83,8 @@ def build_server(client: WorldmemClient) -> MCPServer:
         Args:
             message: the user's message
             chat_id: the chat, for scoped facts (e.g. "c1")
-            scope_chain: scope refs, most specific first (e.g. ["chat:c1", "repo:home-agent"])
+            scope_chain: scope refs, most specific first (e.g. ["chat:c1"]); in a coding session the repo
+                (e.g. ["repo:home-agent"]) brings its conventions, decisions and build state
             budget_tokens: the size of the block, in tokens
         """
         block = await client.world_context(message, chat_id=chat_id, scope_chain=scope_chain,
@@ -86,7 +92,50 @@ def build_server(client: WorldmemClient) -> MCPServer:
         return block or UNAVAILABLE.format(reason="no Known World State came back")
 
     server.add_tool(world_context, structured_output=False)
+    for write in codemode_tools(client):
+        server.add_tool(_as_tool_error(guarded(write)), structured_output=False)
     return server
+
+
+def codemode_tools(client: WorldmemClient) -> list[Callable[..., Awaitable[str]]]:
+    """export_conventions and record_build_result, bound to `client`."""
+
+    async def export_conventions(repo: str, language: Literal["de", "en"] | None = None) -> str:
+        """The conventions and decisions in effect for a repo (its own, then its project's or folder's, then
+        global ones it does not override) as AGENTS.md markdown. Only when the user asks for it: the text is
+        returned, nothing is written; write the file yourself if asked to.
+
+        Args:
+            repo: the repo's ref, e.g. "repo:home-agent" (a project or folder works too)
+            language: "de" or "en" headings; default: the owner's language in that repo
+        """
+        return await client.export_conventions(repo, language)
+
+    async def record_build_result(repo: str, kind: Literal["build", "test"],
+                                  status: Literal["passed", "failed", "error", "cancelled", "running"],
+                                  summary: str | None = None, suite: str | None = None, commit: str | None = None,
+                                  branch: str | None = None, occurred_at: AwareDatetime | None = None,
+                                  run_id: str | None = None) -> str:
+        """Record how a build or test run of a repo ended, as a status line (never logs or file contents).
+        It is kept for a recent window as the repo's build state and shown in world_context.
+
+        Args:
+            repo: the repo's ref, e.g. "repo:home-agent"
+            kind: "build" or "test"
+            status: passed, failed, error, cancelled or running
+            summary: one line, at most 300 characters, e.g. "3 of 812 failed"
+            suite: e.g. "unit", "e2e", "mypy"
+            commit: the commit hash
+            branch: the branch
+            occurred_at: when it ended, ISO 8601 with a UTC offset; default now
+            run_id: an idempotency key (a retry with the same run_id records nothing new)
+        """
+        result = {"repo": repo, "kind": kind.upper(), "status": status.upper(), "summary": summary, "suite": suite,
+                  "commit": commit, "branch": branch, "runId": run_id,
+                  "occurredAt": (occurred_at or datetime.now(UTC)).isoformat()}
+        return await client.record_build_result({k: v for k, v in result.items() if v is not None})
+
+    return [export_conventions, record_build_result]
 
 
 class BearerGate:

@@ -18,3 +18,7 @@ EFFECTS_OF = """query($eventOrRun: String!, $depth: Int) {
   getEffectsOf(eventOrRun: $eventOrRun, depth: $depth) { text } }"""
 EXPLAIN_CHANGE = """query($ref: String, $predicate: String, $factId: ID) {
   getChangeExplanation(ref: $ref, predicate: $predicate, factId: $factId) { text } }"""
+EXPORT_CONVENTIONS = """mutation($repo: String!, $language: String) {
+  exportConventions(repo: $repo, language: $language) { text } }"""
+RECORD_BUILD_RESULT = """mutation($result: BuildResultInput!) {
+  recordBuildResult(result: $result) { runId replayed retentionClass } }"""

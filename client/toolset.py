@@ -21,7 +21,7 @@ P = ParamSpec("P")
 UNAVAILABLE = "Memory is unavailable right now ({reason}); answer without it and say so if it matters."
 
 
-def _guarded(tool: Callable[P, Awaitable[str]]) -> Callable[P, Awaitable[str]]:
+def guarded(tool: Callable[P, Awaitable[str]]) -> Callable[P, Awaitable[str]]:
     @wraps(tool)
     async def run(*args: P.args, **kwargs: P.kwargs) -> str:
         try:
@@ -135,5 +135,5 @@ def worldmem_toolset(client: WorldmemClient) -> FunctionToolset[Any]:
     tools: list[Callable[..., Awaitable[str]]] = [
         find_entity, get_entity, recall_facts_about, get_fact_history, get_neighbors, state_at, state_as_known_at,
         effects_of, explain_change, search_world_memory]
-    return FunctionToolset([_guarded(t) for t in tools])
+    return FunctionToolset([guarded(t) for t in tools])
 

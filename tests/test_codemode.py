@@ -13,50 +13,22 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
 
-from curator.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.agent.world_context import ContextRequest, build
 from graph.codemode import agents_md, builds
 from graph.codemode.builds import BuildReport
+from graph.codemode.sample import REPO, load_sample
 from graph.demo import load_demo
 from graph.errors import BadInput, NotFound
-from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Principal, owner_principal
 from graph.platform.db import Database
 from tests.gql import client, codes, gql, make_token  # noqa: F401
 
 NOW = datetime.now(UTC).replace(second=0, microsecond=0)
-SAID = Evidence(kind="message", text="told by Basti in the coding chat")
-REPO = "repo:home-agent"
-
-
-def convention(topic: str, text: str, scope: str | None = None, predicate: str = "convention") -> list[Any]:
-    kind = predicate
-    return [UpsertEntity(ref=f"{kind}:{topic}", kind=kind, canonical_name=topic.replace("-", " ")),
-            AssertFact(subject=f"{kind}:{topic}", predicate=predicate, value=text, scope=scope,
-                       valid_from=NOW - timedelta(days=5), evidence=SAID)]
-
-
-def load_codemode(db: Database, owner: str) -> None:
-    """The demo world, plus repo:home-agent inside project:home and conventions at every level."""
-    load_demo(db, owner, now=NOW)
-    ops = [UpsertEntity(ref="project:home", kind="project", canonical_name="Home automation"),
-           UpsertEntity(ref="repo:other", kind="repo", canonical_name="other"),
-           AssertRelationship(subject=REPO, predicate="part_of", object="project:home",
-                              valid_from=NOW - timedelta(days=30), evidence=SAID),
-           *convention("test-runner", "pytest -x"),
-           *convention("test-runner", "make test (ruff, mypy --strict, pytest)", REPO),
-           *convention("commit-messages", "imperative mood, English"),
-           *convention("line-length", "100 characters"),
-           *convention("line-length", "120 characters", "project:home"),
-           *convention("indentation", "tabs", "repo:other"),
-           *convention("no-orm", "psycopg with named SQL files, no ORM", REPO, predicate="decision")]
-    result = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id="codemode-1", operations=ops))
-    assert not result.rejected, result.rejected
 
 
 @pytest.fixture
 def world(db: Database, owner: str) -> str:
-    load_codemode(db, owner)
+    load_sample(db, owner, NOW)
     return owner
 
 
@@ -130,7 +102,7 @@ def test_build_and_test_state_are_windowed_events_never_facts(db: Database, worl
 
     rows = admin_conn.execute("SELECT event_type, retention_class FROM world_events WHERE owner_sub = %s "
                               "AND event_type IN ('build_result', 'test_result')", (world,)).fetchall()
-    assert len(rows) == 4 and {r[1] for r in rows} == {"windowed"}
+    assert len(rows) == 5 and {r[1] for r in rows} == {"windowed"}  # the sample recorded one before
     others = admin_conn.execute("SELECT DISTINCT retention_class FROM world_events WHERE owner_sub = %s "
                                 "AND event_type NOT IN ('build_result', 'test_result')", (world,)).fetchall()
     assert others == [("standard",)]

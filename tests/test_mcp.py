@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,16 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, TextContent
 
 from client import WorldmemClient
-from tests.gql import make_token  # noqa: F401
-from tests.test_client import SCRIPT, free_port, server, token  # noqa: F401
+from graph.codemode.sample import load_sample
+from graph.platform.db import Database
+from tests.gql import MakeToken, make_token  # noqa: F401
+from tests.test_client import NOW, SCRIPT, free_port, server, token  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLS = {"find_entity", "get_entity", "recall_facts_about", "get_fact_history", "get_neighbors", "state_at",
-         "state_as_known_at", "effects_of", "explain_change", "search_world_memory", "world_context"}
+READ_TOOLS = {"find_entity", "get_entity", "recall_facts_about", "get_fact_history", "get_neighbors", "state_at",
+              "state_as_known_at", "effects_of", "explain_change", "search_world_memory", "world_context"}
+TOOLS = READ_TOOLS | {"export_conventions", "record_build_result"}
+CODING = {"message": "run the tests", "scope_chain": ["repo:home-agent"]}
 
 
 def command(*args: str) -> list[str]:
@@ -41,47 +46,84 @@ def text(result: CallToolResult) -> str:
     return "".join(c.text for c in result.content if isinstance(c, TextContent))
 
 
+@pytest.fixture
+def coding_token(db: Database, owner: str, make_token: MakeToken) -> str:  # noqa: F811
+    """The demo world with the code-mode sample (conventions, a decision, a failed test run); an agent token."""
+    load_sample(db, owner, NOW)
+    return make_token(kind="agent")
+
+
+READS: list[tuple[str, dict[str, Any]]] = [
+    *SCRIPT, ("world_context", {"message": "When is the cat fed?", "chat_id": "c1"}), ("world_context", CODING)]
+
+
 async def stdio_session(url: str, token_: str) -> dict[str, Any]:
     argv = command("--token", token_, "--url", url)
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=env_without_token(), cwd=str(ROOT))
     async with Client(params) as session:
         listed = await session.list_tools()
-        calls = {name: await session.call_tool(name, args) for name, args in SCRIPT}
-        calls["world_context"] = await session.call_tool("world_context", {"message": "When is the cat fed?",
-                                                                           "chat_id": "c1"})
+        reads = [await session.call_tool(name, args) for name, args in READS]
+        export = await session.call_tool("export_conventions", {"repo": "repo:home-agent"})
+        build = await session.call_tool("record_build_result", {"repo": "repo:home-agent", "kind": "build",
+                                                                "status": "passed", "summary": "wheel built"})
+        after = await session.call_tool("world_context", CODING)
         naive = await session.call_tool("state_at", {"ref": "pet:luna", "valid_time": "2026-01-01T00:00:00"})
         missing = await session.call_tool("get_entity", {})
         unnamed = await session.call_tool("explain_change", {})  # refused by the GraphQL server
-        return {"tools": listed.tools, "calls": calls, "naive": naive, "missing": missing, "unnamed": unnamed}
+        not_repo = await session.call_tool("export_conventions", {"repo": "pet:luna"})
+        log = await session.call_tool("record_build_result", {"repo": "repo:home-agent", "kind": "test",
+                                                              "status": "failed", "summary": "E   assert 1\nE  == 2"})
+        deploy = await session.call_tool("record_build_result", {"repo": "repo:home-agent", "kind": "deploy",
+                                                                 "status": "passed"})
+        return {"tools": listed.tools, "reads": reads, "export": export, "build": build, "after": after,
+                "naive": naive, "missing": missing, "unnamed": unnamed, "not_repo": not_repo, "log": log,
+                "deploy": deploy}
 
 
-def test_stdio_lists_and_calls_every_tool_with_the_graphql_texts(server: str, token: str) -> None:  # noqa: F811
-    out = asyncio.run(stdio_session(server, token))
+async def direct(url: str, token_: str) -> tuple[list[str], str]:
+    """The same reads through the GraphQL client (the same method names and arguments) and the export."""
+    async with WorldmemClient(url, token_) as memory:
+        texts = []
+        for name, args in READS:
+            typed = {k: datetime.fromisoformat(v) if k.endswith("_time") else v for k, v in args.items()}
+            texts.append(await getattr(memory, name)(**typed))
+        return texts, await memory.export_conventions("repo:home-agent")
+
+
+def test_stdio_lists_and_calls_every_tool_with_the_graphql_texts(server: str, coding_token: str) -> None:  # noqa: F811
+    expected, exported = asyncio.run(direct(server, coding_token))  # before the session records a build
+    out = asyncio.run(stdio_session(server, coding_token))
     assert {t.name for t in out["tools"]} == TOOLS
     state_at = next(t for t in out["tools"] if t.name == "state_at")
     assert state_at.input_schema["required"] == ["ref", "valid_time"] and state_at.description
+    assert all(t.description for t in out["tools"])
 
-    calls: dict[str, CallToolResult] = out["calls"]
-    assert not any(r.is_error for r in calls.values()), {n: text(r) for n, r in calls.items() if r.is_error}
+    reads: list[CallToolResult] = out["reads"]
+    assert not any(r.is_error for r in reads), [text(r) for r in reads if r.is_error]
+    assert {name for name, _ in READS} == READ_TOOLS  # every read tool called ...
+    for (name, _), got, want in zip(READS, reads, expected, strict=True):
+        assert text(got) == want, name  # ... and answering exactly what the GraphQL tool answers
+    by_name = {name: text(r) for (name, _), r in zip(READS, reads, strict=True)}
+    assert by_name["find_entity"].startswith('"Luna" is pet:luna')  # the later of SCRIPT's two
+    assert "Effects of demo-2-breakfast" in by_name["effects_of"]
+    kitchen, coding = text(reads[-2]), text(reads[-1])
+    assert kitchen.startswith("## Known World State") and "Conventions" not in kitchen
+    assert "### Conventions and decisions" in coding and 'shadows global: "pytest -x"' in coding
+    assert "repo:home-agent test failed: 3 of 812 failed" in coding
 
-    async def direct() -> dict[str, str]:  # the same tools through the GraphQL client: the same texts
-        async with WorldmemClient(server, token) as memory:
-            return {"get_entity": await memory.get_entity("pet:luna"),
-                    "get_fact_history": await memory.get_fact_history("pet:luna", "feeding_time"),
-                    "search_world_memory": await memory.search_world_memory("vet advice"),
-                    "explain_change": await memory.explain_change("pet:luna", "feeding_time")}
+    assert not out["export"].is_error and text(out["export"]) == exported
+    assert text(out["export"]).startswith("# AGENTS.md — home-agent")
+    assert "build passed for repo:home-agent recorded" in text(out["build"]) and "windowed" in text(out["build"])
+    assert "repo:home-agent build passed: wheel built" in text(out["after"])
 
-    for name, expected in asyncio.run(direct()).items():
-        assert text(calls[name]) == expected, name
-    assert text(calls["find_entity"]).startswith('"Luna" is pet:luna')  # the later of SCRIPT's two
-    assert "Effects of demo-2-breakfast" in text(calls["effects_of"])
-    assert text(calls["world_context"]).startswith("## Known World State")
-
-    for refused in (out["naive"], out["missing"], out["unnamed"]):
-        assert refused.is_error
+    for refused in ("naive", "missing", "unnamed", "not_repo", "log", "deploy"):
+        assert out[refused].is_error, refused
     assert "valid_time" in text(out["missing"]) or "ref" in text(out["missing"])
     assert "timezone" in text(out["naive"]).lower()
     assert text(out["unnamed"]).endswith("BAD_INPUT: give factId, or ref and predicate")  # the server's code
+    assert "KIND_MISMATCH: pet:luna is a pet" in text(out["not_repo"])
+    assert "BAD_INPUT" in text(out["log"]) and "one line only" in text(out["log"])
+    assert "kind" in text(out["deploy"])  # the SDK's own argument validation
 
 
 def test_no_or_refused_token_serves_nothing(server: str) -> None:  # noqa: F811
@@ -121,15 +163,17 @@ def http_mcp(server: str, token: str) -> Iterator[str]:  # noqa: F811
 
 
 def test_streamable_http_needs_the_bearer_token(http_mcp: str, token: str) -> None:  # noqa: F811
-    async def session() -> tuple[set[str], CallToolResult]:
+    async def session() -> tuple[set[str], CallToolResult, CallToolResult]:
         headers = {"Authorization": f"Bearer {token}"}
         async with httpx2.AsyncClient(headers=headers, timeout=30) as http, \
                 Client(streamable_http_client(http_mcp, http_client=http)) as s:
             names = {t.name for t in (await s.list_tools()).tools}
-            return names, await s.call_tool("get_entity", {"ref": "pet:luna"})
+            return (names, await s.call_tool("get_entity", {"ref": "pet:luna"}),
+                    await s.call_tool("export_conventions", {"repo": "pet:luna"}))
 
-    names, entity = asyncio.run(session())
+    names, entity, refused = asyncio.run(session())
     assert names == TOOLS and text(entity).startswith("pet:luna — Luna (pet)")
+    assert refused.is_error and "KIND_MISMATCH" in text(refused)
     for headers in ({}, {"Authorization": "Bearer wm_not-a-token"}):
         refused = httpx.post(http_mcp, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers)
         assert refused.status_code == 401
