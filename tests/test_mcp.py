@@ -171,9 +171,9 @@ def test_streamable_http_needs_the_bearer_token(http_mcp: str, token: str) -> No
             return (names, await s.call_tool("get_entity", {"ref": "pet:luna"}),
                     await s.call_tool("export_conventions", {"repo": "pet:luna"}))
 
-    names, entity, refused = asyncio.run(session())
+    names, entity, bad_input = asyncio.run(session())
     assert names == TOOLS and text(entity).startswith("pet:luna — Luna (pet)")
-    assert refused.is_error and "KIND_MISMATCH" in text(refused)
+    assert bad_input.is_error and "KIND_MISMATCH" in text(bad_input)
     for headers in ({}, {"Authorization": "Bearer wm_not-a-token"}):
         refused = httpx.post(http_mcp, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers)
         assert refused.status_code == 401
