@@ -177,3 +177,15 @@ def test_streamable_http_needs_the_bearer_token(http_mcp: str, token: str) -> No
     for headers in ({}, {"Authorization": "Bearer wm_not-a-token"}):
         refused = httpx.post(http_mcp, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, headers=headers)
         assert refused.status_code == 401
+
+
+def test_the_transcript_script_records_a_real_session(server: str, coding_token: str) -> None:  # noqa: F811
+    from bench.mcp_transcript import CALLS, render, session
+
+    exchanges = asyncio.run(session(server, coding_token))
+    assert exchanges[0].request == "tools/list" and len(exchanges) == len(CALLS) + 1
+    assert {line.split("(", 1)[0] for line in exchanges[0].answer.splitlines()} == TOOLS
+    assert [x.is_error for x in exchanges[1:]] == [False] * 5 + [True] * 3
+    assert "shadows global" in exchanges[2].answer and exchanges[3].answer.startswith("# AGENTS.md")
+    page = render(exchanges, datetime(2026, 11, 30, 18, 0), "o")
+    assert page.count("## → tools/call") == len(CALLS) and page.count("← isError") == 3
