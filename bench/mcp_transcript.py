@@ -29,11 +29,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "client" / "MCP_TRANSCRIPT.md"
-CODING = ["repo:home-agent"]
 CALLS: list[tuple[str, dict[str, Any]]] = [
     ("find_entity", {"query": "Luni"}),
     ("world_context", {"message": "Please run the tests before you commit", "chat_id": "code1",
-                       "scope_chain": CODING, "budget_tokens": 600}),
+                       "scope": "repo:home-agent", "budget_tokens": 600}),
     ("export_conventions", {"repo": "repo:home-agent"}),
     ("record_build_result", {"repo": "repo:home-agent", "kind": "test", "status": "passed", "suite": "unit",
                              "summary": "812 passed", "commit": "5b7e0aa1", "branch": "main",

@@ -124,10 +124,11 @@ class WorldmemClient:
                 f"a {data['retentionClass']} event (build state is kept for the recent window, never as a fact)")
 
     async def world_context(self, message: str, chat_id: str | None = None, scope_chain: list[str] | None = None,
-                            budget_tokens: int = 1000) -> str:
-        """The Known World State markdown for a turn; "" when memory is unavailable (never raises)."""
+                            budget_tokens: int = 1000, scope: str | None = None) -> str:
+        """The Known World State markdown for a turn; "" when memory is unavailable (never raises). `scope` (e.g.
+        "repo:home-agent" in a coding session) goes first in the chain."""
         try:
-            data = await self.execute(q.WORLD_CONTEXT, {"message": message, "chatId": chat_id,
+            data = await self.execute(q.WORLD_CONTEXT, {"message": message, "chatId": chat_id, "scope": scope,
                                                         "scopeChain": scope_chain, "budgetTokens": budget_tokens})
         except (MemoryUnavailable, ToolInputError):
             return ""

@@ -75,20 +75,21 @@ def build_server(client: WorldmemClient) -> MCPServer:
     for name, tool in worldmem_toolset(client).tools.items():
         server.add_tool(_as_tool_error(tool.function), name=name, structured_output=False)
 
-    async def world_context(message: str, chat_id: str | None = None, scope_chain: list[str] | None = None,
-                            budget_tokens: int = 1000) -> str:
+    async def world_context(message: str, chat_id: str | None = None, scope: str | None = None,
+                            scope_chain: list[str] | None = None, budget_tokens: int = 1000) -> str:
         """The Known World State for a turn: the entities and current facts that matter to the message,
         as markdown within a token budget. Call it first, with the user's message.
 
         Args:
             message: the user's message
             chat_id: the chat, for scoped facts (e.g. "c1")
-            scope_chain: scope refs, most specific first (e.g. ["chat:c1"]); in a coding session the repo
-                (e.g. ["repo:home-agent"]) brings its conventions, decisions and build state
+            scope: the session's scope; in a coding session its repo (e.g. "repo:home-agent"), which brings
+                the repo's conventions, decisions and build state
+            scope_chain: further scope refs, most specific first (e.g. ["chat:c1"])
             budget_tokens: the size of the block, in tokens
         """
         block = await client.world_context(message, chat_id=chat_id, scope_chain=scope_chain,
-                                           budget_tokens=budget_tokens)
+                                           budget_tokens=budget_tokens, scope=scope)
         return block or UNAVAILABLE.format(reason="no Known World State came back")
 
     server.add_tool(world_context, structured_output=False)

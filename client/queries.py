@@ -10,8 +10,10 @@ STATE_AT = "query($ref: String!, $validTime: DateTime!) { getStateAt(ref: $ref, 
 STATE_AS_KNOWN_AT = """query($ref: String!, $systemTime: DateTime!, $validTime: DateTime) {
   getStateAsKnownAt(ref: $ref, systemTime: $systemTime, validTime: $validTime) { text } }"""
 SEARCH_WORLD_MEMORY = "query($query: String!, $limit: Int) { searchWorldMemory(query: $query, limit: $limit) { text } }"
-WORLD_CONTEXT = """query($message: String!, $chatId: String, $scopeChain: [String!], $budgetTokens: Int) {
-  worldContext(message: $message, chatId: $chatId, scopeChain: $scopeChain, budgetTokens: $budgetTokens) {
+WORLD_CONTEXT = """query($message: String!, $chatId: String, $scope: String, $scopeChain: [String!],
+  $budgetTokens: Int) {
+  worldContext(message: $message, chatId: $chatId, scope: $scope, scopeChain: $scopeChain,
+               budgetTokens: $budgetTokens) {
     markdown warnings } }"""
 GET_NEIGHBORS = """query($ref: String!, $depth: Int) { getNeighbors(ref: $ref, depth: $depth) { text } }"""
 EFFECTS_OF = """query($eventOrRun: String!, $depth: Int) {

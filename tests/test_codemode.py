@@ -164,7 +164,7 @@ def test_agents_md_refuses_what_is_not_a_repo(db: Database, world: str) -> None:
 EXPORT = """mutation($repo: String!, $language: String) {
   exportConventions(repo: $repo, language: $language) { repo language text scopeChain conventions { topic } } }"""
 RECORD = """mutation($r: BuildResultInput!) { recordBuildResult(result: $r) { runId replayed retentionClass } }"""
-CONTEXT = """query($chain: [String!]) { worldContext(message: "run the tests", scopeChain: $chain) {
+CONTEXT = """query($scope: String) { worldContext(message: "run the tests", scope: $scope) {
   markdown scopeChain conventions { topic kind text fact { value scope } shadowed { value scope } }
   builds { repo kind status suite } } }"""
 
@@ -179,7 +179,7 @@ def test_graphql(client: TestClient, world: str, make_token: Any) -> None:  # no
                                                     "summary": "a\nb", "occurredAt": NOW.isoformat()}})
     assert codes(multi) == ["BAD_INPUT"] and "one line only" in multi["errors"][0]["message"]
 
-    ctx = gql(client, agent_token, CONTEXT, {"chain": [REPO]})["data"]["worldContext"]
+    ctx = gql(client, agent_token, CONTEXT, {"scope": REPO})["data"]["worldContext"]
     assert ctx["scopeChain"][:2] == [REPO, "project:home"]
     first = ctx["conventions"][0]
     assert first["topic"] == "convention:test-runner" and first["fact"]["scope"] == REPO

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 READ_TOOLS = {"find_entity", "get_entity", "recall_facts_about", "get_fact_history", "get_neighbors", "state_at",
               "state_as_known_at", "effects_of", "explain_change", "search_world_memory", "world_context"}
 TOOLS = READ_TOOLS | {"export_conventions", "record_build_result"}
-CODING = {"message": "run the tests", "scope_chain": ["repo:home-agent"]}
+CODING = {"message": "run the tests", "scope": "repo:home-agent"}
 
 
 def command(*args: str) -> list[str]:
