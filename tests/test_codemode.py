@@ -123,6 +123,8 @@ def test_build_reports_are_status_lines() -> None:
         report("failed", 1, summary="x" * 301)
     with pytest.raises(ValidationError):
         report("exploded", 1)
+    with pytest.raises(ValidationError, match="about a repo"):
+        BuildReport(repo="pet:luna", kind="build", status="passed", occurred_at=NOW)
 
 
 def test_a_build_result_for_a_non_repo_is_refused(db: Database, world: str) -> None:

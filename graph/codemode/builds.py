@@ -17,6 +17,7 @@ import psycopg
 from pydantic import AwareDatetime, BaseModel, Field, field_validator
 
 from curator.proposal import MemoryMutationProposal, RecordEvent
+from graph.codemode.conventions import CODE_KINDS
 from graph.errors import BadInput
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.tokens import Principal
@@ -41,6 +42,13 @@ class BuildReport(BaseModel):
     summary: str | None = Field(default=None, max_length=300, description="One line, e.g. 3 of 812 failed")
     occurred_at: AwareDatetime
     run_id: str | None = Field(default=None, max_length=200, description="Idempotency key; a new one if unset")
+
+    @field_validator("repo")
+    @classmethod
+    def _code_ref(cls, value: str) -> str:
+        if value.rsplit(":", 1)[0] not in CODE_KINDS:
+            raise ValueError("a build or test result is about a repo (repo:<slug>), a project or a folder")
+        return value
 
     @field_validator("summary", "suite", "branch")
     @classmethod
