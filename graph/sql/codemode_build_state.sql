@@ -2,7 +2,7 @@
 -- windowed `build_result` / `test_result` event that occurred in [%(since)s, %(at)s]. Build and test state
 -- lives only here (windowed world events), never as facts.
 -- Columns: id, occurred_at, event_type, summary, target (the repo's ref), payload (status, suite, commit,
--- branch). Index: world_events_windowed_target (migration 0058).
+-- branch). Index: world_events_target (owner_sub, target_entity_id, occurred_at DESC), migration 0033.
 SELECT DISTINCT ON (w.target_entity_id, w.event_type, w.payload ->> 'suite')
        w.id, w.occurred_at, w.event_type, w.summary, t.ref AS target, w.payload
 FROM entities t
