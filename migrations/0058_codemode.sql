@@ -50,8 +50,10 @@ END
 $retention$;
 CREATE TRIGGER world_events_retention BEFORE INSERT ON world_events
     FOR EACH ROW EXECUTE FUNCTION wm_event_retention();
--- The latest build and test results of a repo (graph/sql/codemode_build_state.sql) need no index of their
--- own: world_events_target (0033) finds a repo's events by target and time (bench.codemode_plans).
+
+-- The latest build and test results of a repo (graph/sql/codemode_build_state.sql).
+CREATE INDEX world_events_windowed_target ON world_events (owner_sub, target_entity_id, event_type, occurred_at DESC)
+    WHERE retention_class = 'windowed' AND target_entity_id IS NOT NULL;
 
 -- The conventions and decisions believed now (graph/sql/codemode_conventions.sql): a handful per owner,
 -- read on every code-mode turn, so a partial index instead of a scan of the owner's facts by predicate.
