@@ -130,7 +130,7 @@ FACT_COLUMNS = {"id", "about_id", "subject_ref", "predicate", "functional", "obj
                 "supersedes_fact_id", "run_id"}
 NAMED_QUERIES["agent_facts_by_ids"] = ({"ids": []}, FACT_COLUMNS)
 NAMED_QUERIES["agent_facts_about"] = ({"ids": [], "incoming_ids": [], "at": NOW, "limit": 5}, FACT_COLUMNS)
-NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "kind": None, "k": 5, "from": None, "to": None},
+NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "kind": None, "k": 5, "from": None, "to": None, "at": NOW},
                                        FACT_COLUMNS | {"score"})
 
 

@@ -1,7 +1,7 @@
 -- Current beliefs whose literal value holds every word of the query (full text, 'simple' configuration:
 -- values are written in several languages), the %(k)s best by ts_rank: every match is ranked, none is
--- sampled. Validity comes from the ledger: only rows believed now (superseded_at IS NULL, active), and with
--- a time range only those valid during it. %(kind)s (NULL: any) filters the subject's kind.
+-- sampled. Validity comes from the ledger: only rows believed now (superseded_at IS NULL, active) and valid
+-- now or later (a value retracted as of a past time answers no more), or with a time range valid during it. %(kind)s (NULL: any) filters the subject's kind.
 -- Returns: the agent fact columns (FactView + subject_ref, functional), score
 WITH q AS (SELECT plainto_tsquery('simple', %(query)s) AS tsq),
 matches AS (
@@ -9,7 +9,9 @@ matches AS (
     FROM facts f, q
     WHERE f.owner_sub = wm_owner() AND f.superseded_at IS NULL AND f.status = 'active'
       AND f.value_tsv @@ q.tsq
-      AND (%(from)s::timestamptz IS NULL OR f.valid_to IS NULL OR f.valid_to > %(from)s::timestamptz)
+      AND (f.valid_to IS NULL OR f.valid_to > coalesce(%(from)s::timestamptz,
+                                                 CASE WHEN %(to)s::timestamptz IS NULL THEN %(at)s::timestamptz END,
+                                                 '-infinity'))
       AND (%(to)s::timestamptz IS NULL OR f.valid_from < %(to)s::timestamptz)
     ORDER BY score DESC, f.id
     LIMIT %(k)s
