@@ -10,7 +10,7 @@ returned as memories (texts with the time they cover), never as what is true now
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -55,15 +55,17 @@ class Fused:
     mode: str  # hybrid | text
 
 
-def rrf(ranked: Iterable[tuple[str, list[str]]]) -> dict[str, float]:
-    """Reciprocal rank fusion of named ranked key lists (pure; a key's first rank in each list counts)."""
+def rrf(ranked: Iterable[tuple[str, list[str]]], weights: Mapping[str, float] | None = None) -> dict[str, float]:
+    """Reciprocal rank fusion of named ranked key lists (pure; a key's first rank in each list counts),
+    each list's terms multiplied by its weight (1 when not named)."""
     scores: dict[str, float] = {}
-    for _name, keys in ranked:
+    for name, keys in ranked:
+        weight = (weights or {}).get(name, 1.0)
         seen: set[str] = set()
         for rank, key in enumerate(keys, start=1):
             if key not in seen:
                 seen.add(key)
-                scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
+                scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank)
     return scores
 
 
@@ -85,7 +87,7 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
             mode = "hybrid"
             projections.append(("meaning", rows))
     ranked += _projection_lists(conn, projections, q.kind, cands)
-    scores = rrf(ranked)
+    scores = rrf(ranked)  # equal weights: the evaluation found none better (bench/README.md)
     for name, keys in ranked:
         for key in dict.fromkeys(keys):
             cands[key].found_by.append(name)

@@ -1,7 +1,7 @@
 -- Entities by name or believed alias: exact matches (score 1), then the %(k)s nearest by trigram word
 -- distance (pg_trgm `<<->`), a real top-k over all of the owner's names through the GiST indexes on
 -- (owner_sub, name trigrams) of migration 0037 (KNN order, no candidate cap), scored by word similarity
--- (at least 0.3 to count). A merged entity stands for its survivor; each entity comes once, best match first.
+-- (at least 0.6 to count: weaker look-alikes were noise in the retrieval evaluation, bench/README.md). A merged entity stands for its survivor; each entity comes once, best match first.
 -- %(kind)s (NULL: any) filters the survivor's kind.
 -- Returns: id, ref, kind, name, via, matched, score
 WITH exact AS (
@@ -32,10 +32,10 @@ WITH exact AS (
 ), hits AS (
     SELECT * FROM exact
     UNION ALL
-    SELECT entity_id, 'similar name', matched, (1 - dist)::float8 FROM near_names WHERE dist <= 0.7
+    SELECT entity_id, 'similar name', matched, (1 - dist)::float8 FROM near_names WHERE dist <= 0.4
     UNION ALL
     SELECT entity_id, 'similar alias', matched, (1 - dist)::float8 FROM near_aliases
-    WHERE dist <= 0.7 AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    WHERE dist <= 0.4 AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
 ), resolved AS MATERIALIZED (
     -- wm_survivor is not leakproof: computed in a MATERIALIZED step, joined as a plain column (0015).
     SELECT h.*, CASE WHEN e.merged_into_id IS NULL THEN e.id ELSE wm_survivor(e.id, NULL) END AS survivor_id
