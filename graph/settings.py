@@ -92,6 +92,10 @@ class Settings(BaseSettings):
     embedding_api_key: str | None = Field(default=None, description="API key for embedding_base_url, if needed.")
     embedding_timeout_s: float = Field(default=10.0, description="One embedding request longer than this fails.")
     embedding_batch: int = Field(default=64, description="Projections the reconciler embeds per call.")
+    finder_background: bool = Field(
+        default=True, description="The server reconciles projections in a background thread (after commits).")
+    finder_sweep_s: float = Field(
+        default=300.0, description="The background thread sweeps every owner this often (0: only after commits).")
 
     @field_validator("db_name")
     @classmethod
