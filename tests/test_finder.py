@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from curator.proposal import AssertFact, MemoryMutationProposal, RetractFact, UpsertEntity
-from graph.agent import search
+from graph.agent import search, world_context
 from graph.agent.render import search_text
 from graph.demo import load_demo
 from graph.finder import reconciler
@@ -255,3 +255,11 @@ def test_searches_are_owner_scoped(db: Database, demo: str, owner: str) -> None:
 def test_time_ranges_filter_facts(db: Database, demo: str) -> None:
     past = search.search_world_memory(db, demo, "metric units", valid_to=NOW - timedelta(days=3650))
     assert past.hits == [] or all(h.statement is None for h in past.hits)
+
+
+def test_the_context_builder_asks_the_finder_only_when_linking_finds_nothing(db: Database, demo: str) -> None:
+    reconciler.reconcile_owner(db, demo, None)
+    fallback = world_context.build(db, demo, world_context.ContextRequest(message="What about the feeding times?"))
+    assert [(e.entity.ref, e.entity.via) for e in fallback.linked] == [("pet:luna", "finder")]
+    direct = world_context.build(db, demo, world_context.ContextRequest(message="Is Luna hungry?"))
+    assert [(e.entity.ref, e.entity.via) for e in direct.linked] == [("pet:luna", "name")]

@@ -28,6 +28,7 @@ from graph.agent.recall import facts_params
 from graph.agent.render import EntityMatch, EventNote, Statement, approx_tokens, day, event_line, fact_line
 from graph.agent.search import now, statement
 from graph.errors import WorldmemError
+from graph.finder import search as finder
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -100,6 +101,8 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
                 "refs": linking.refs(found), "spans": linking.norms(found), "at": at,
                 "max_policies": MAX_POLICIES}).fetchall()
         linked, unclear = linking.link(found, rows, chat_ns, at)
+        if not linked and not unclear and found:  # lazy: the finder only when linking found nothing
+            linked = finder.context_entities(conn, req.message, at)
         me = _owner(rows)
         policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
         linked_ids = [m.id for m in linked]

@@ -176,3 +176,15 @@ def _projection_key(r: dict[str, Any], entities: dict[UUID, dict[str, Any]], kin
                          valid_to=r["valid_to"], about=[e["ref"] for e in about])
     cands.setdefault(key, _Candidate(SearchHit(score=0, memory=memory, matched=snippet)))
     return key
+
+
+CONTEXT_LISTS: tuple[Lists, ...] = ("name", "text")
+MAX_CONTEXT = 3
+
+
+def context_entities(conn: psycopg.Connection[Any], message: str, at: datetime) -> list[EntityMatch]:
+    """The context builder's fallback when deterministic linking found nothing: the entities that names and
+    projection texts point at (no model call: the hot path stays fast), at most MAX_CONTEXT, via "finder"."""
+    fused = search(conn, Query(text=" ".join(message.split())[:300], limit=MAX_CONTEXT, lists=CONTEXT_LISTS),
+                   None, at)
+    return [h.entity.model_copy(update={"via": "finder", "score": h.score}) for h in fused.hits if h.entity]
