@@ -26,6 +26,7 @@ from graph.agent.search import search_world_memory
 from graph.finder.embedders import Embedder, embedder_for
 from graph.platform.connect import admin_url, role_url
 from graph.platform.db import Database
+from graph.platform.migrate import migrate
 from graph.settings import Settings, get_settings
 from graph.sql import load as load_sql
 
@@ -40,7 +41,8 @@ def queries(n: int, entities: int, rng: random.Random) -> list[str]:
     return out[:n]
 
 
-def prepare(settings: Settings, model: str, entities: int) -> None:
+def prepare(settings: Settings, model: str) -> None:
+    migrate(settings, admin_url(settings, BENCH_DB))  # this branch's migrations on an older seed
     with psycopg.connect(admin_url(settings, BENCH_DB), autocommit=True) as conn:
         started = time.perf_counter()
         conn.execute("SET maintenance_work_mem = '512MB'")
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         seed(settings, args.entities, args.entities // 10)
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
-    prepare(settings, model.name, args.entities)
+    prepare(settings, model.name)
     db = Database(role_url(settings, "app", BENCH_DB), max_size=2, statement_timeout_ms=60_000)
     try:
         qs = queries(args.runs, args.entities, random.Random(11))

@@ -13,13 +13,14 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from curator.proposal import AssertFact, MemoryMutationProposal, RetractFact, UpsertEntity
 from graph.agent import search, world_context
 from graph.agent.render import search_text
 from graph.demo import load_demo
 from graph.finder import reconciler
-from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for
+from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
 from graph.finder.search import rrf
 from graph.ledger.committer import commit_proposal
@@ -244,6 +245,14 @@ def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psyco
     text = json.dumps(plan)
     assert "entities_owner_name_gist" in text and "entity_aliases_owner_norm_gist" in text
     assert '"Order By"' in text
+    vector = vector_literal([1.0] + [0.0] * 511)
+    params = {"query": "Katze", "k": 20, "from": None, "to": None, "model": OFFLINE_NAME, "embedding": vector}
+    with db.owner_tx(demo, read_only=True) as conn:
+        conn.execute("SET LOCAL enable_seqscan = off")
+        conn.execute(load("finder_set_search"))
+        nearest = conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) " + load("finder_search_vector")).format(
+            dim=sql.Literal(512)), params).fetchone()
+    assert "memory_projections_hnsw_512" in json.dumps(nearest)  # usable under row-level security
 
 
 def test_searches_are_owner_scoped(db: Database, demo: str, owner: str) -> None:

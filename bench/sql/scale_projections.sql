@@ -10,7 +10,7 @@ SELECT e.owner_sub, 'entity', e.id::text,
             WHERE f.subject_id = e.id AND f.superseded_at IS NULL AND f.status = 'active' AND f.value_text IS NOT NULL),
            ''),
        ARRAY[e.id],
-       l2_normalize((SELECT array_agg(random() - 0.5 + 0 * length(e.ref)) FROM generate_series(1, 512))::vector),
+       l2_normalize((SELECT array_agg(random() - 0.5) FROM generate_series(1, 512) WHERE e.id IS NOT NULL)::vector),
        %(model)s, false
 FROM entities e
 JOIN entity_kinds k ON k.key = e.kind
