@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psycopg
 
-from cli import console, intents, mcp, worker
+from cli import console, finder, intents, mcp, worker
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
@@ -215,9 +215,10 @@ EXTENSIONS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]],
 # Commands with a module of their own, registered here explicitly (never by an import's side effect).
 COMMANDS["cypher"] = console.run
 COMMANDS["intents"] = intents.run
+COMMANDS["finder"] = finder.run
 COMMANDS["worker"] = worker.run
 COMMANDS["mcp"] = mcp.run
-EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp.add_parser]
+EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp.add_parser, finder.add_parser]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -81,6 +82,20 @@ class Settings(BaseSettings):
         default=2, description="Database calls one owner may run at once (the rest of that owner's wait).")
     request_db_budget_s: float = Field(
         default=10.0, description="Database time (including waiting for it) one GraphQL request may use.")
+    embedding_provider: Literal["offline", "openai", "none"] = Field(
+        default="offline", description="The finder's embedding model: the offline default (USE multilingual v3, "
+        "shipped in its wheel), an OpenAI-compatible endpoint (embedding_base_url), or none (full text and "
+        "names only).")
+    embedding_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible /v1 base URL for embedding_provider=openai (e.g. Ollama).")
+    embedding_model_name: str = Field(default="nomic-embed-text", description="Model name at embedding_base_url.")
+    embedding_api_key: str | None = Field(default=None, description="API key for embedding_base_url, if needed.")
+    embedding_timeout_s: float = Field(default=10.0, description="One embedding request longer than this fails.")
+    embedding_batch: int = Field(default=64, description="Projections the reconciler embeds per call.")
+    finder_background: bool = Field(
+        default=True, description="The server reconciles projections in a background thread (after commits).")
+    finder_sweep_s: float = Field(
+        default=300.0, description="The background thread sweeps every owner this often (0: only after commits).")
 
     @field_validator("db_name")
     @classmethod

@@ -19,6 +19,7 @@ from graph.agent import recall, recall_graph, search
 from graph.agent import world_context as context
 from graph.agent.world_context import ContextRequest
 from graph.errors import BadInput
+from graph.finder.embedders import embedder_for
 from resolvers.agent_types import (
     EffectsResult,
     EntityFacts,
@@ -26,6 +27,7 @@ from resolvers.agent_types import (
     FindEntityResult,
     NeighborsResult,
     SearchResult,
+    TimeRange,
     WorldContext,
 )
 from resolvers.context import blocking, database, principal, unavailable
@@ -85,9 +87,14 @@ async def get_state_as_known_at(info: Info[Any, Any], ref: str, system_time: dat
     return EntityFacts.from_view(about)
 
 
-async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10) -> SearchResult:
+async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10, kind: str | None = None,
+                              time_range: TimeRange | None = None) -> SearchResult:
+    span = time_range or TimeRange()
+    if span.from_ and span.to and span.to <= span.from_:
+        raise BadInput("timeRange: `to` must be after `from`", code="BAD_TIME")
     result = await blocking(search.search_world_memory, database(info), principal(info).owner, _t(query),
-                            _clamp(limit, 1, 50))
+                            _clamp(limit, 1, 50), kind=_c(kind), valid_from=span.from_, valid_to=span.to,
+                            embedder=embedder_for(info.context.settings))
     return SearchResult.from_view(result)
 
 
@@ -163,8 +170,11 @@ class AgentQuery:
         resolver=get_change_explanation, description="Why a fact is what it is (factId, or ref + predicate): "
                                                      "what it replaced and its causes back to the root")
     search_world_memory: SearchResult = strawberry.field(
-        resolver=search_world_memory, description="Full-text and trigram search over names, aliases and "
-                                                  "current fact values")
+        resolver=search_world_memory, description="Hybrid search: names and aliases, current fact values, "
+                                                  "and what the finder holds (entity texts, summaries, rollups) "
+                                                  "by words (German and English) and by meaning, fused by "
+                                                  "reciprocal rank fusion; `kind` filters entities, "
+                                                  "`timeRange` the valid time of facts and memories")
     world_context: WorldContext = strawberry.field(
         resolver=world_context, description="The Known World State block for one turn of a chat, within "
                                             "budgetTokens (about 4 characters each); never an error. `scope` "

@@ -80,11 +80,37 @@ class EntityFacts:
                    candidates=_matches(a.candidates), heading=a.heading, message=a.message, text=r.about_text(a))
 
 
-@strawberry.type(description="An entity (by name or alias) or a current fact (by value)")
+@strawberry.type(description="A summary, rollup or event summary the finder holds: a hint with the time it "
+                               "covers, never a current belief (read those from the ledger)")
+class MemoryMatch:
+    id: strawberry.ID
+    source_kind: str = strawberry.field(description="summary | rollup | event_summary")
+    text: str
+    valid_from: datetime | None
+    valid_to: datetime | None
+    about: list[str] = strawberry.field(description="Refs of the entities it is about")
+
+    @classmethod
+    def from_view(cls, m: r.MemoryMatch) -> MemoryMatch:
+        return cls(id=strawberry.ID(str(m.id)), source_kind=m.source_kind, text=m.text, valid_from=m.valid_from,
+                   valid_to=m.valid_to, about=m.about)
+
+
+@strawberry.type(description="An entity (by name, alias, text or meaning), a current fact (by value) or a "
+                             "memory (a summary or rollup)")
 class SearchHit:
-    score: float
+    score: float = strawberry.field(description="Reciprocal rank fusion of the lists that found it")
     entity: EntityMatch | None
     fact: AgentFact | None
+    memory: MemoryMatch | None
+    found_by: list[str] = strawberry.field(description="name | fact | text | meaning")
+    matched: str | None = strawberry.field(description="The name, value or text that matched")
+
+
+@strawberry.input(description="World (valid) time: facts and memories valid at some point in [from, to)")
+class TimeRange:
+    from_: datetime | None = strawberry.field(name="from", default=None)
+    to: datetime | None = None
 
 
 @strawberry.type
@@ -92,13 +118,17 @@ class SearchResult:
     query: str
     hits: list[SearchHit]
     message: str | None
+    mode: str | None = strawberry.field(description="hybrid (meaning + text + names), or text (no embedding "
+                                                    "model configured, or it failed for this query)")
     text: str
 
     @classmethod
     def from_view(cls, s: r.SearchResult) -> SearchResult:
         hits = [SearchHit(score=h.score, entity=EntityMatch.from_view(h.entity) if h.entity else None,
-                          fact=AgentFact.from_view(h.statement) if h.statement else None) for h in s.hits]
-        return cls(query=s.query, hits=hits, message=s.message, text=r.search_text(s))
+                          fact=AgentFact.from_view(h.statement) if h.statement else None,
+                          memory=MemoryMatch.from_view(h.memory) if h.memory else None,
+                          found_by=h.found_by, matched=h.matched) for h in s.hits]
+        return cls(query=s.query, hits=hits, message=s.message, mode=s.mode, text=r.search_text(s))
 
 
 @strawberry.type(description="A world event and its direct cause")

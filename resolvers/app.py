@@ -14,6 +14,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from curator import metrics
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
+from graph.finder.embedders import embedder_for
+from graph.finder.nudger import Nudger
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.live import CommitHub
@@ -45,6 +47,11 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        finder = Nudger(database, embedder_for(settings), settings.finder_sweep_s) \
+            if settings.finder_background else None
+        if finder is not None:
+            finder.start()
+        app.state.finder = finder
         try:
             if turn_listener is not None:
                 yield
@@ -54,6 +61,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 app.state.turn_listener = runtime or NO_LISTENER
                 yield
         finally:
+            if finder is not None:
+                finder.stop()
             await live.close()
             database.close()
 

@@ -16,6 +16,7 @@ from pydantic import TypeAdapter, ValidationError
 from strawberry.types import Info
 
 from curator.proposal import MemoryMutationProposal, Operation
+from graph.finder.nudger import Nudger
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.committer import Rejected as RejectedOutcome
 from graph.ledger.committer import commit_proposal
@@ -25,6 +26,15 @@ from resolvers.context import blocking, database, principal, require
 from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, to_operation
 
 OPERATION = TypeAdapter(Operation)
+
+
+def _nudge_finder(info: Info[Any, Any], owner: str, proposal: MemoryMutationProposal) -> None:
+    """After the commit: the finder re-projects the entities the proposal touched, in the background."""
+    finder: Nudger | None = getattr(info.context.request.app.state, "finder", None)
+    if finder is not None:
+        refs = {r for op in proposal.operations for r in (getattr(op, "ref", None), getattr(op, "subject", None),
+                                                           getattr(op, "object", None)) if isinstance(r, str)}
+        finder.nudge(owner, sorted(refs))
 
 
 def _validate(proposal: ProposalInput) -> tuple[MemoryMutationProposal | None, list[RejectedOutcome]]:
@@ -106,5 +116,7 @@ class LedgerMutation:
             outcome = CommitOutcome(rejected=rejected)
         else:
             outcome = await blocking(commit_proposal, database(info), who, parsed, recorded_at=recorded_at)
+            if outcome.committed:
+                _nudge_finder(info, who.owner, parsed)
         _signal_rejections(info, outcome)
         return CommitResult.from_outcome(outcome)

@@ -114,7 +114,7 @@ NAMED_QUERIES: dict[str, tuple[dict[str, Any], set[str]]] = {
     "agent_find_entity": ({"query": "Luna", "kind": None, "at": NOW, "limit": 5, "pool": 20,
                            "system_time": None, "follow": True},
                           {"id", "ref", "kind", "name", "via", "matched", "score"}),
-    "agent_search_entities": ({"query": "Luna", "at": NOW, "limit": 5, "pool": 20},
+    "agent_search_entities": ({"query": "Luna", "kind": None, "at": NOW, "k": 5},
                               {"id", "ref", "kind", "name", "via", "matched", "score"}),
     "agent_aliases": ({"ids": [], "at": NOW}, {"entity_id", "alias", "namespace"}),
     "context_events": ({"ids": [], "chat_id": "c1", "since": NOW - timedelta(days=30), "per_entity": 3,
@@ -130,7 +130,8 @@ FACT_COLUMNS = {"id", "about_id", "subject_ref", "predicate", "functional", "obj
                 "supersedes_fact_id", "run_id"}
 NAMED_QUERIES["agent_facts_by_ids"] = ({"ids": []}, FACT_COLUMNS)
 NAMED_QUERIES["agent_facts_about"] = ({"ids": [], "incoming_ids": [], "at": NOW, "limit": 5}, FACT_COLUMNS)
-NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "limit": 5, "pool": 20}, FACT_COLUMNS | {"score"})
+NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "kind": None, "k": 5, "from": None, "to": None, "at": NOW},
+                                       FACT_COLUMNS | {"score"})
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_QUERIES))

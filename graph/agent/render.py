@@ -62,18 +62,36 @@ class Found(BaseModel):
         return self.matches[0] if self.matches and not self.ambiguous else None
 
 
+class MemoryMatch(BaseModel):
+    """A summary, rollup or event summary the finder holds (a projection, never a belief itself): its text,
+    the time it covers and the entities it is about."""
+
+    id: UUID
+    source_kind: str = Field(description="summary | rollup | event_summary")
+    text: str
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    about: list[str] = Field(default_factory=list, description="Refs of the entities it is about")
+
+
 class SearchHit(BaseModel):
-    """An entity (by name or alias) or a current fact (by value) that matches a search."""
+    """An entity (by name, alias, text or meaning), a current fact (by value) or a memory (a summary or
+    rollup) that matches a search, with the lists that found it and the text that matched."""
 
     score: float
     entity: EntityMatch | None = None
     statement: Statement | None = None
+    memory: MemoryMatch | None = None
+    found_by: list[str] = Field(default_factory=list, description="name | fact | text | meaning")
+    matched: str | None = Field(default=None, description="The name, value or projection text that matched")
 
 
 class SearchResult(BaseModel):
     query: str
     hits: list[SearchHit] = Field(default_factory=list)
     message: str | None = None
+    mode: str | None = Field(default=None, description="hybrid (meaning + text + names), or text (full text and "
+                                                        "names only: no embedding model, or it failed)")
 
 
 class EventNote(BaseModel):
@@ -231,13 +249,28 @@ def search_text(result: SearchResult) -> str:
     if not result.hits:
         return result.message or f'Nothing in memory matches "{result.query}".'
     n = len(result.hits)
-    lines = [f'Search "{result.query}": {n} {"hit" if n == 1 else "hits"}, best first']
+    lines = [f'Search "{result.query}": {n} {"hit" if n == 1 else "hits"}, best first'
+             + (" (by text and names only)" if result.mode == "text" else "")]
     for hit in result.hits:
         if hit.entity is not None:
             lines.append(f"- {entity_line(hit.entity)}{SEP}{hit.entity.via} \"{hit.entity.matched}\"")
         elif hit.statement is not None:
             lines.append(f"- {fact_line(hit.statement)}")
+        elif hit.memory is not None:
+            lines.append(f"- {memory_line(hit.memory)}")
     return "\n".join(lines)
+
+
+def memory_line(m: MemoryMatch) -> str:
+    """A summary as a hint, never as a current belief: its kind, the time it covers, what it is about."""
+    span = f"{_day(m.valid_from)} → {_day(m.valid_to)}" if m.valid_from or m.valid_to else ""
+    about = f"{SEP}about {', '.join(m.about)}" if m.about else ""
+    text = " ".join(m.text.split())
+    return f"({m.source_kind}{' ' + span if span else ''}) {text[:300]}{about}"
+
+
+def _day(t: datetime | None) -> str:
+    return t.astimezone(UTC).date().isoformat() if t else "…"
 
 
 def about_text(about: About, empty: str = "(no current facts)") -> str:

@@ -1,8 +1,8 @@
 """Finding things by name: find_entity (ranked candidates, ambiguity stated) and search_world_memory.
 
-Exact matches (ref, canonical name, believed alias) score 1.0; otherwise pg_trgm word similarity of the
-query against names and aliases. Fact values are searched by full text ('simple' configuration) and by
-trigram word similarity. Only current beliefs are searched; pending ones never.
+find_entity: exact matches (ref, canonical name, believed alias) score 1.0; otherwise pg_trgm similarity
+of the query against names and aliases. search_world_memory is the finder's hybrid search
+(graph.finder.search). Only current beliefs are searched; pending ones never.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from typing import Any
 import psycopg
 
 from graph.agent.german import variants
-from graph.agent.render import EntityMatch, Found, SearchHit, SearchResult, Statement
+from graph.agent.render import EntityMatch, Found, SearchResult, Statement
+from graph.finder import search as finder
+from graph.finder.embedders import Embedder
 from graph.platform.db import Database
 from graph.reads.temporal import FactView
 from graph.sql import load
@@ -77,20 +79,20 @@ def statement(row: dict[str, Any]) -> Statement:
     return Statement(subject=row["subject_ref"], functional=row["functional"], fact=FactView.from_row(row))
 
 
-def search_world_memory(db: Database, owner: str, query: str, limit: int = 10) -> SearchResult:
-    """Entities by name or alias and current facts by value, best first."""
+def search_world_memory(db: Database, owner: str, query: str, limit: int = 10, *, kind: str | None = None,
+                        valid_from: datetime | None = None, valid_to: datetime | None = None,
+                        embedder: Embedder | None = None) -> SearchResult:
+    """Entities (by name, alias, text or meaning), current facts (by value) and memories (summaries,
+    rollups), fused by reciprocal rank fusion, best first (graph.finder.search). Without an embedder the
+    search runs on text and names only, and says so (`mode`)."""
     q = _query(query)
     if not q:
         return SearchResult(query=query, message="Give some words to search for.")
-    limit = max(1, min(limit, 50))
-    params = {"query": q, "at": now(), "limit": limit, "pool": POOL}
+    request = finder.Query(text=q, kind=kind, valid_from=valid_from, valid_to=valid_to,
+                           limit=max(1, min(limit, 50)))
     with db.owner_tx(owner, read_only=True) as conn:
-        entity_rows = conn.execute(load("agent_search_entities"), params).fetchall()
-        fact_rows = conn.execute(load("agent_search_facts"), params).fetchall()
-    hits = [SearchHit(score=r["score"], entity=EntityMatch.model_validate(r)) for r in entity_rows]
-    hits += [SearchHit(score=r["score"], statement=statement(r)) for r in fact_rows]
-    hits.sort(key=lambda h: -h.score)
-    result = SearchResult(query=q, hits=hits[:limit])
-    if not hits:
-        result.message = f'Nothing in memory matches "{q}".'
+        fused = finder.search(conn, request, embedder, now())
+    result = SearchResult(query=q, hits=fused.hits, mode=fused.mode)
+    if not fused.hits:
+        result.message = f'Nothing in memory matches "{q}"' + (f" of kind {kind}." if kind else ".")
     return result

@@ -32,6 +32,7 @@ from graph.codemode.builds import BuildNote
 from graph.codemode.conventions import Convention
 from graph.codemode.section import codemode_sections
 from graph.errors import WorldmemError
+from graph.finder import search as finder
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -109,6 +110,8 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
             containers = conn.execute(load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))
             rows, parents = entities.fetchall(), containers.fetchall()
         linked, unclear = linking.link(found, rows, chat_ns, at)
+        if not linked and not unclear and found:  # lazy: the finder only when linking found nothing
+            linked = finder.context_entities(conn, req.message, at)
         me = _owner(rows)
         policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
         linked_ids = [m.id for m in linked]

@@ -1,31 +1,54 @@
--- Entities whose canonical name or a believed alias is similar to the query (pg_trgm similarity) or
--- contains a similar word sequence (word similarity); the score is the larger of the two. At most
--- %(pool)s candidates of each kind are scored (a sample when a word is shared by thousands of names).
-WITH names AS (
-    SELECT id AS entity_id, 'name' AS via, canonical_name AS matched
+-- Entities by name or believed alias: exact matches (score 1), then the %(k)s nearest by trigram word
+-- distance (pg_trgm `<<->`), a real top-k over all of the owner's names through the GiST indexes on
+-- (owner_sub, name trigrams) of migration 0037 (KNN order, no candidate cap), scored by word similarity
+-- (at least 0.6 to count: weaker look-alikes were noise in the retrieval evaluation, bench/README.md). A merged entity stands for its survivor; each entity comes once, best match first.
+-- %(kind)s (NULL: any) filters the survivor's kind.
+-- Returns: id, ref, kind, name, via, matched, score
+WITH exact AS (
+    SELECT id AS entity_id, 'ref' AS via, ref AS matched, 1.0::float8 AS score
     FROM entities
-    WHERE owner_sub = wm_owner() AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
-    LIMIT %(pool)s
-), aliases AS (
-    SELECT entity_id, 'alias' AS via, alias AS matched
+    WHERE owner_sub = wm_owner() AND ref = %(query)s
+    UNION ALL
+    SELECT id, 'name', canonical_name, 1.0
+    FROM entities
+    WHERE owner_sub = wm_owner() AND name_norm = lower(%(query)s)
+    UNION ALL
+    SELECT entity_id, 'alias', alias, 1.0
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
-      AND superseded_at IS NULL AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
-    LIMIT %(pool)s
+    WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND superseded_at IS NULL
+      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+), near_names AS (
+    SELECT id AS entity_id, canonical_name AS matched, lower(%(query)s) <<-> canonical_name AS dist
+    FROM entities
+    WHERE owner_sub = wm_owner()
+    ORDER BY lower(%(query)s) <<-> canonical_name
+    LIMIT %(k)s
+), near_aliases AS (
+    SELECT entity_id, alias AS matched, valid_from, valid_to, lower(%(query)s) <<-> alias_norm AS dist
+    FROM entity_aliases
+    WHERE owner_sub = wm_owner() AND superseded_at IS NULL
+    ORDER BY lower(%(query)s) <<-> alias_norm
+    LIMIT %(k)s
 ), hits AS (
-    SELECT h.*, greatest(similarity(lower(%(query)s), h.matched), word_similarity(lower(%(query)s), h.matched))
-                AS score
-    FROM (SELECT * FROM names UNION ALL SELECT * FROM aliases) h
+    SELECT * FROM exact
+    UNION ALL
+    SELECT entity_id, 'similar name', matched, (1 - dist)::float8 FROM near_names WHERE dist <= 0.4
+    UNION ALL
+    SELECT entity_id, 'similar alias', matched, (1 - dist)::float8 FROM near_aliases
+    WHERE dist <= 0.4 AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
 ), resolved AS MATERIALIZED (
-    -- A merged entity stands for the end of its merge chain (wm_survivor, migrations/0015_as_of.sql).
-    -- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
-    -- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
+    -- wm_survivor is not leakproof: computed in a MATERIALIZED step, joined as a plain column (0015).
     SELECT h.*, CASE WHEN e.merged_into_id IS NULL THEN e.id ELSE wm_survivor(e.id, NULL) END AS survivor_id
     FROM hits h
     JOIN entities e ON e.id = h.entity_id
+), best AS (
+    SELECT DISTINCT ON (s.id) s.id, s.ref, s.kind, s.canonical_name AS name, h.via, h.matched, h.score
+    FROM resolved h
+    JOIN entities s ON s.id = h.survivor_id
+    WHERE %(kind)s::text IS NULL OR s.kind = %(kind)s::text
+    ORDER BY s.id, h.score DESC, h.via
 )
-SELECT DISTINCT ON (s.id) s.id, s.ref, s.kind, s.canonical_name AS name,
-       h.via, h.matched, h.score::float8 AS score
-FROM resolved h
-JOIN entities s ON s.id = h.survivor_id
-ORDER BY s.id, h.score DESC, h.via DESC
+SELECT id, ref, kind, name, via, matched, score
+FROM best
+ORDER BY score DESC, ref
+LIMIT %(k)s

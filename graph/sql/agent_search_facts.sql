@@ -1,30 +1,28 @@
--- Current beliefs whose literal value matches the query: all its words (full text, 'simple'
--- configuration; score at least 0.8) or, only when full text finds fewer than %(limit)s, a similar word
--- sequence (trigram word similarity). At most %(pool)s candidates of each kind are scored, so a word
--- shared by thousands of values stays cheap (those are then a sample).
-WITH words AS (
-    SELECT id FROM facts
-    WHERE owner_sub = wm_owner() AND superseded_at IS NULL AND status = 'active'
-      AND value_tsv @@ plainto_tsquery('simple', %(query)s)
-    LIMIT %(pool)s
-), alike AS (
-    SELECT id FROM facts
-    WHERE owner_sub = wm_owner() AND superseded_at IS NULL AND status = 'active'
-      AND lower(%(query)s) <%% value_text AND (SELECT count(*) FROM words) < %(limit)s
-    LIMIT %(pool)s
-), hits AS (
-    SELECT id FROM words UNION SELECT id FROM alike
+-- Current beliefs whose literal value holds every word of the query (full text, 'simple' configuration:
+-- values are written in several languages), the %(k)s best by ts_rank: every match is ranked, none is
+-- sampled. Validity comes from the ledger: only rows believed now (superseded_at IS NULL, active) and valid
+-- now or later (a value retracted as of a past time answers no more), or with a time range valid during it. %(kind)s (NULL: any) filters the subject's kind.
+-- Returns: the agent fact columns (FactView + subject_ref, functional), score
+WITH q AS (SELECT plainto_tsquery('simple', %(query)s) AS tsq),
+matches AS (
+    SELECT f.id, ts_rank(f.value_tsv, q.tsq)::float8 AS score
+    FROM facts f, q
+    WHERE f.owner_sub = wm_owner() AND f.superseded_at IS NULL AND f.status = 'active'
+      AND f.value_tsv @@ q.tsq
+      AND (f.valid_to IS NULL OR f.valid_to > coalesce(%(from)s::timestamptz,
+                                                 CASE WHEN %(to)s::timestamptz IS NULL THEN %(at)s::timestamptz END,
+                                                 '-infinity'))
+      AND (%(to)s::timestamptz IS NULL OR f.valid_from < %(to)s::timestamptz)
+    ORDER BY score DESC, f.id
+    LIMIT %(k)s
 )
 SELECT f.id, f.subject_id AS about_id, s.ref AS subject_ref, f.predicate, f.functional, f.object_kind,
        f.object_value, NULL::text AS object_ref, f.valid_from, f.valid_to, f.recorded_at, f.superseded_at,
        f.observed_at, f.status, f.source, f.confidence, sc.ref AS scope_ref, f.priority, f.memory_type,
-       f.reason, f.evidence, f.supersedes_fact_id, f.run_id,
-       greatest(word_similarity(lower(%(query)s), f.value_text),
-                CASE WHEN f.value_tsv @@ plainto_tsquery('simple', %(query)s) THEN 0.8 ELSE 0 END)::float8
-           AS score
-FROM hits h
-JOIN facts f ON f.id = h.id
+       f.reason, f.evidence, f.supersedes_fact_id, f.run_id, m.score
+FROM matches m
+JOIN facts f ON f.id = m.id
 JOIN entities s ON s.id = f.subject_id
 LEFT JOIN entities sc ON sc.id = f.scope_entity_id
-ORDER BY score DESC, f.recorded_at DESC, f.id
-LIMIT %(limit)s
+WHERE %(kind)s::text IS NULL OR s.kind = %(kind)s::text
+ORDER BY m.score DESC, f.id

@@ -1,0 +1,116 @@
+"""searchWorldMemory at scale (issues 11 and 13): p50 / p95 / p99 at the bench seed's 100,000 entities and
+1,000,000 facts (owner bench-a), hybrid (the offline model embeds each query) and text only.
+
+    python -m bench.search_scale [--runs 200] [--seed] [--explain]
+
+Needs the bench database (`python -m bench.seed`, or --seed here). Adds entity projections for bench-a
+once (bench/sql/scale_projections.sql: the sweep's texts with random unit vectors, so the HNSW index and
+the query cost are real while meaning is not: bench.retrieval_eval measures that), ANALYZEs, then calls
+search_world_memory end to end as worldmem_app under row-level security, round-robin over the modes.
+The issue-16 case (a new owner read right after a bulk import) is `python -m bench.fresh_owner`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+import psycopg
+
+from bench import BENCH_DB, load
+from bench.seed import OWNER_A, seed, seeded
+from graph.agent.search import search_world_memory
+from graph.finder.embedders import Embedder, embedder_for
+from graph.platform.connect import admin_url, role_url
+from graph.platform.db import Database
+from graph.platform.migrate import migrate
+from graph.settings import Settings, get_settings
+from graph.sql import load as load_sql
+
+
+def queries(n: int, entities: int, rng: random.Random) -> list[str]:
+    """Names, misspelt names, words of values, German and English phrases, and words shared by all."""
+    out = []
+    for _ in range(n):
+        i = rng.randrange(1, entities)
+        out += [f"Entity {i}", f"Entty {i}", f"generated entity number {i}", "aktiver Status", "draft",
+                f"e{i}@example.org", "who is blocked by the test", "Entwurf"]
+    return out[:n]
+
+
+def prepare(settings: Settings, model: str) -> None:
+    migrate(settings, admin_url(settings, BENCH_DB))  # this branch's migrations on an older seed
+    with psycopg.connect(admin_url(settings, BENCH_DB), autocommit=True) as conn:
+        started = time.perf_counter()
+        conn.execute("SET maintenance_work_mem = '512MB'")
+        added = conn.execute(load("scale_projections"), {"owner": OWNER_A, "model": model}).rowcount
+        conn.execute("ANALYZE memory_projections")
+        print(f"[scale] {added} projections added in {time.perf_counter() - started:.0f} s", flush=True)
+
+
+def measure(db: Database, model: Embedder | None, qs: list[str]) -> dict[str, float]:
+    times = []
+    for q in qs:
+        started = time.perf_counter()
+        search_world_memory(db, OWNER_A, q, embedder=model)
+        times.append((time.perf_counter() - started) * 1000)
+    cuts = statistics.quantiles(times, n=100)
+    return {"p50": statistics.median(times), "p95": cuts[94], "p99": cuts[98]}
+
+
+def explain(db: Database, model: Embedder, q: str) -> None:
+    """EXPLAIN ANALYZE of each list for one query, as the app role under RLS."""
+    from graph.finder import search as finder
+    from graph.finder.embedders import vector_literal
+
+    params = {"query": q, "kind": None, "at": "now", "k": finder.LIST_K, "from": None, "to": None,
+              "model": model.name, "embedding": vector_literal(model.embed([q])[0])}
+    with db.owner_tx(OWNER_A, read_only=True) as conn:
+        conn.execute(load_sql("finder_set_search"))
+        for name in ("agent_search_entities", "agent_search_facts", "finder_search_text", "finder_search_vector"):
+            text = load_sql(name).replace("{dim}", "512")
+            plan = conn.execute("EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) " + text, params).fetchall()
+            print(f"\n-- {name} ({q!r})")
+            for row in plan:
+                print(row["QUERY PLAN"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.search_scale", description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--entities", type=int, default=100_000)
+    parser.add_argument("--seed", action="store_true", help="seed the bench database when it is missing")
+    parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each list for sample queries")
+    args = parser.parse_args(argv)
+    settings = get_settings()
+    if (OWNER_A, args.entities) not in seeded(settings):
+        if not args.seed:
+            print(f"[scale] {BENCH_DB} does not hold {args.entities} entities: run with --seed", file=sys.stderr)
+            return 2
+        seed(settings, args.entities, args.entities // 10)
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
+    prepare(settings, model.name)
+    db = Database(role_url(settings, "app", BENCH_DB), max_size=2, statement_timeout_ms=60_000)
+    try:
+        qs = queries(args.runs, args.entities, random.Random(11))
+        for q in qs[:20]:  # warm-up: the model's weights, the pool, the caches
+            search_world_memory(db, OWNER_A, q, embedder=model)
+        rows = {"hybrid": measure(db, model, qs), "text only (no model)": measure(db, None, qs)}
+        print(f"| searchWorldMemory at {args.entities:,} entities, {args.runs} queries | p50 ms | p95 ms | p99 ms |")
+        print("|---|---:|---:|---:|")
+        for mode, r in rows.items():
+            print(f"| {mode} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} |")
+        if args.explain:
+            for q in ("Entty 4242", "generated entity number 4242", "aktiver Status"):
+                explain(db, model, q)
+    finally:
+        db.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

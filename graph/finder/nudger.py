@@ -1,0 +1,64 @@
+"""The server's background reconciler: embeds after commits without making any commit wait.
+
+A commit through the API nudges it with the owner and the refs the proposal touched; the thread then
+re-projects those entities and embeds what is pending, one owner at a time, in its own transactions. Every
+`interval_s` it also sweeps each owner completely (commits that did not come through the API: the curator,
+imports, governance). Everything here is best effort: an error is logged and retried on the next pass.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+from graph.finder.embedders import Embedder
+from graph.finder.reconciler import owners, reconcile_owner
+from graph.platform.db import Database
+
+log = logging.getLogger("worldmem.finder")
+MAX_REFS = 2000  # more refs than this in one nudge: sweep the owner instead
+
+
+class Nudger:
+    def __init__(self, db: Database, embedder: Embedder | None, interval_s: float) -> None:
+        self._db, self._embedder, self._interval = db, embedder, interval_s
+        self._queue: queue.Queue[tuple[str, list[str] | None] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._run, name="finder-reconciler", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def nudge(self, owner: str, refs: list[str] | None) -> None:
+        """Never blocks and never raises: the caller is a request that already committed."""
+        self._queue.put((owner, refs if refs is not None and len(refs) <= MAX_REFS else None))
+
+    def _run(self) -> None:
+        while True:
+            try:
+                item = self._queue.get(timeout=self._interval if self._interval > 0 else None)
+            except queue.Empty:
+                self._sweep_all()
+                continue
+            if item is None:
+                return
+            self._once(*item)
+
+    def _once(self, owner: str, refs: list[str] | None) -> None:
+        try:
+            reconcile_owner(self._db, owner, self._embedder, refs=refs)
+        except Exception:  # best effort: logged, retried by the next nudge or sweep
+            log.exception("finder: reconciling an owner failed")
+
+    def _sweep_all(self) -> None:
+        try:
+            every = owners(self._db)
+        except Exception:
+            log.exception("finder: listing owners failed")
+            return
+        for owner in every:
+            self._once(owner, None)

@@ -1,0 +1,92 @@
+"""The embedding pipeline: after a commit, asynchronously and best-effort.
+
+`reconcile_owner` sweeps an owner's rag-kind entities into projections (rewriting only changed texts) and
+embeds every pending row (or every row embedded by another model: a model change re-embeds incrementally
+and never loses a text). An embedding failure is recorded on the rows (`embedding_error`) and retried on
+the next run; it never reaches a commit, because the reconciler runs in its own transactions, after them.
+`Nudger` is the server's background thread: a commit nudges it with the refs it touched; it also sweeps
+every owner now and then. With Temporal configured the same `reconcile_owner` runs as an activity.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from uuid import UUID
+
+from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
+from graph.finder.projections import NO_ID, sync_entities
+from graph.platform.db import Database
+from graph.sql import load
+
+log = logging.getLogger("worldmem.finder")
+SWEEP_BATCH = 500
+
+
+@dataclass
+class Progress:
+    projected: int = 0  # rows whose text is new or changed
+    embedded: int = 0
+    failed: int = 0
+    swept_to: UUID | None = None  # where the entity sweep stopped (None: it reached the end)
+
+
+def sweep_entities(db: Database, owner: str, *, refs: list[str] | None = None, after: UUID = NO_ID,
+                   batches: int | None = None) -> Progress:
+    """Project rag-kind entities: those named by `refs`, or the whole owner from `after` (at most `batches`
+    batches of SWEEP_BATCH, one transaction each)."""
+    progress = Progress()
+    if refs is not None:
+        with db.owner_tx(owner) as conn:
+            progress.projected, _ = sync_entities(conn, refs=refs, batch=max(1, len(refs)))
+        return progress
+    cursor: UUID | None = after
+    done = 0
+    while cursor is not None and (batches is None or done < batches):
+        with db.owner_tx(owner) as conn:
+            pending, cursor = sync_entities(conn, after=cursor, batch=SWEEP_BATCH)
+        progress.projected += pending
+        done += 1
+    progress.swept_to = cursor
+    return progress
+
+
+def embed_pending(db: Database, owner: str, embedder: Embedder, *, batch: int = 64,
+                  max_rows: int | None = None) -> Progress:
+    """Embed the owner's pending rows, `batch` texts per model call, until none is left (or `max_rows`).
+    A failed call marks its rows with the error and stops this run (the next run retries)."""
+    progress = Progress()
+    while max_rows is None or progress.embedded < max_rows:
+        with db.owner_tx(owner) as conn:
+            rows = conn.execute(load("finder_pending"), {"model": embedder.name, "batch": batch}).fetchall()
+            if not rows:
+                break
+            try:
+                vectors = embedder.embed([r["text"] for r in rows])
+            except EmbeddingFailed as exc:
+                log.warning("embedding failed for %d rows of an owner: %s", len(rows), exc)
+                conn.execute(load("finder_embedding_failed"), {"ids": [r["id"] for r in rows], "error": str(exc)})
+                progress.failed += len(rows)
+                break
+            for row, vector in zip(rows, vectors, strict=True):
+                conn.execute(load("finder_embedding_set"), {"id": row["id"], "text": row["text"],
+                                                            "model": embedder.name,
+                                                            "embedding": vector_literal(vector)})
+        progress.embedded += len(rows)
+    return progress
+
+
+def reconcile_owner(db: Database, owner: str, embedder: Embedder | None, *, refs: list[str] | None = None,
+                    batch: int = 64) -> Progress:
+    """Sweep (all entities, or `refs`) and embed what is pending. Without an embedder only the texts are
+    kept current (full-text search uses them)."""
+    progress = sweep_entities(db, owner, refs=refs)
+    if embedder is not None:
+        embedded = embed_pending(db, owner, embedder, batch=batch)
+        progress.embedded, progress.failed = embedded.embedded, embedded.failed
+    return progress
+
+
+def owners(db: Database) -> list[str]:
+    with db.connection() as conn:
+        return [r["owner_sub"] for r in conn.execute(load("finder_owners")).fetchall()]

@@ -1,0 +1,190 @@
+"""Hybrid search: names and aliases (trigram KNN), fact values (full text), projection texts (German and
+English full text) and projection meaning (vector KNN), each a real top-k over all of an owner's rows,
+fused by reciprocal rank fusion (RRF: score = sum over lists of 1 / (RRF_K + rank)).
+
+Graph = truth, RAG = finder: a projection only points at entities; every entity hit is read from the
+ledger (a merged one answers as its survivor), facts are current beliefs, and summaries or rollups are
+returned as memories (texts with the time they cover), never as what is true now.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+import psycopg
+from psycopg import sql
+
+from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
+from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
+from graph.reads.temporal import FactView
+from graph.sql import load
+
+log = logging.getLogger("worldmem.finder")
+RRF_K = 60
+LIST_K = 20  # each list's top-k; fusion then keeps `limit`
+INDEXED_DIMENSIONS = frozenset({384, 512, 768, 1024, 1536})  # HNSW indexes of migration 0039
+Lists = Literal["name", "fact", "text", "meaning"]
+ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    kind: str | None = None
+    valid_from: datetime | None = None  # a time range: facts and memories valid during it
+    valid_to: datetime | None = None
+    limit: int = 10
+    lists: tuple[Lists, ...] = ALL_LISTS  # the evaluation runs single lists; search uses all
+
+
+@dataclass
+class _Candidate:
+    hit: SearchHit
+    score: float = 0.0
+    found_by: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Fused:
+    hits: list[SearchHit]
+    mode: str  # hybrid | text
+
+
+def rrf(ranked: Iterable[tuple[str, list[str]]], weights: Mapping[str, float] | None = None) -> dict[str, float]:
+    """Reciprocal rank fusion of named ranked key lists (pure; a key's first rank in each list counts),
+    each list's terms multiplied by its weight (1 when not named)."""
+    scores: dict[str, float] = {}
+    for name, keys in ranked:
+        weight = (weights or {}).get(name, 1.0)
+        seen: set[str] = set()
+        for rank, key in enumerate(keys, start=1):
+            if key not in seen:
+                seen.add(key)
+                scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank)
+    return scores
+
+
+def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, at: datetime) -> Fused:
+    params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
+    cands: dict[str, _Candidate] = {}
+    ranked: list[tuple[str, list[str]]] = []
+    if "name" in q.lists:
+        ranked.append(("name", _names(conn, params, cands)))
+    if "fact" in q.lists:
+        ranked.append(("fact", _facts(conn, params, cands)))
+    projections: list[tuple[str, list[dict[str, Any]]]] = []
+    if "text" in q.lists:
+        projections.append(("text", conn.execute(load("finder_search_text"), params).fetchall()))
+    mode = "text"
+    if "meaning" in q.lists and embedder is not None:
+        rows = _nearest(conn, q.text, embedder, params)
+        if rows is not None:
+            mode = "hybrid"
+            projections.append(("meaning", rows))
+    ranked += _projection_lists(conn, projections, q.kind, cands)
+    scores = rrf(ranked)  # equal weights: the evaluation found none better (bench/README.md)
+    for name, keys in ranked:
+        for key in dict.fromkeys(keys):
+            cands[key].found_by.append(name)
+    best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit]
+    hits = []
+    for key in best:
+        c = cands[key]
+        hits.append(c.hit.model_copy(update={"score": round(scores[key], 6), "found_by": c.found_by}))
+    return Fused(hits=hits, mode=mode)
+
+
+def _names(conn: psycopg.Connection[Any], params: dict[str, Any], cands: dict[str, _Candidate]) -> list[str]:
+    keys = []
+    for r in conn.execute(load("agent_search_entities"), params).fetchall():
+        key = f"entity:{r['id']}"
+        cands.setdefault(key, _Candidate(SearchHit(score=0, entity=EntityMatch.model_validate(r),
+                                                   matched=r["matched"])))
+        keys.append(key)
+    return keys
+
+
+def _facts(conn: psycopg.Connection[Any], params: dict[str, Any], cands: dict[str, _Candidate]) -> list[str]:
+    keys = []
+    for r in conn.execute(load("agent_search_facts"), params).fetchall():
+        key = f"fact:{r['id']}"
+        st = Statement(subject=r["subject_ref"], functional=r["functional"], fact=FactView.from_row(r))
+        cands.setdefault(key, _Candidate(SearchHit(score=0, statement=st, matched=_text(st.fact.value))))
+        keys.append(key)
+    return keys
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def _nearest(conn: psycopg.Connection[Any], text: str, embedder: Embedder,
+             params: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The vector list, or None when the query cannot be embedded (search then runs on text and names)."""
+    try:
+        vector = embedder.embed([text])[0]
+    except EmbeddingFailed as exc:
+        log.warning("query embedding failed, searching by text only: %s", exc)
+        return None
+    dim = len(vector)
+    if dim in INDEXED_DIMENSIONS:
+        conn.execute(load("finder_set_search"))
+    query = sql.SQL(load("finder_search_vector")).format(dim=sql.Literal(dim))
+    return conn.execute(query, {**params, "model": embedder.name, "embedding": vector_literal(vector)}).fetchall()
+
+
+def _projection_lists(conn: psycopg.Connection[Any], lists: list[tuple[str, list[dict[str, Any]]]],
+                      kind: str | None, cands: dict[str, _Candidate]) -> list[tuple[str, list[str]]]:
+    """Projection rows as fusion keys: an entity projection is its entity as the ledger has it now (the
+    survivor of a merge; gone when the entity is of another kind than asked); other rows are memories."""
+    ids = {i for _, rows in lists for r in rows for i in r["entity_ids"]}
+    entities = {r["source_id"]: r for r in conn.execute(
+        load("finder_entities_by_ids"), {"ids": list(ids), "kind": kind}).fetchall()} if ids else {}
+    out = []
+    for name, rows in lists:
+        keys = []
+        for r in rows:
+            key = _projection_key(r, entities, kind, cands)
+            if key is not None:
+                keys.append(key)
+        out.append((name, keys))
+    return out
+
+
+def _projection_key(r: dict[str, Any], entities: dict[UUID, dict[str, Any]], kind: str | None,
+                    cands: dict[str, _Candidate]) -> str | None:
+    about = [entities[i] for i in r["entity_ids"] if i in entities]
+    snippet = " ".join(r["text"].split())[:300]
+    if r["source_kind"] == "entity":
+        if not about:
+            return None
+        e = about[0]
+        key = f"entity:{e['id']}"
+        match = EntityMatch(id=e["id"], ref=e["ref"], kind=e["kind"], name=e["name"], score=0.0, via="text",
+                            matched=snippet)
+        cands.setdefault(key, _Candidate(SearchHit(score=0, entity=match, matched=snippet)))
+        return key
+    if kind is not None and not about:
+        return None
+    key = f"memory:{r['id']}"
+    memory = MemoryMatch(id=r["id"], source_kind=r["source_kind"], text=r["text"], valid_from=r["valid_from"],
+                         valid_to=r["valid_to"], about=[e["ref"] for e in about])
+    cands.setdefault(key, _Candidate(SearchHit(score=0, memory=memory, matched=snippet)))
+    return key
+
+
+CONTEXT_LISTS: tuple[Lists, ...] = ("name", "text")
+MAX_CONTEXT = 3
+
+
+def context_entities(conn: psycopg.Connection[Any], message: str, at: datetime) -> list[EntityMatch]:
+    """The context builder's fallback when deterministic linking found nothing: the entities that names and
+    projection texts point at (no model call: the hot path stays fast), at most MAX_CONTEXT, via "finder"."""
+    fused = search(conn, Query(text=" ".join(message.split())[:300], limit=MAX_CONTEXT, lists=CONTEXT_LISTS),
+                   None, at)
+    return [h.entity.model_copy(update={"via": "finder", "score": h.score}) for h in fused.hits if h.entity]

@@ -1,0 +1,14 @@
+-- The %(k)s projections nearest to the query's embedding (cosine), embedded by model %(model)s, through
+-- the HNSW index of this dimension (migration 0039: the expression and predicate must match it; {dim} is
+-- a validated integer composed with psycopg.sql, never input). The owner filter of row-level security is
+-- applied to the index's candidates; hnsw.iterative_scan (set per transaction) keeps scanning until k rows
+-- of the owner are found. With a time range only rows valid during it.
+-- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score
+SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
+       (1 - (p.embedding::vector({dim}) <=> %(embedding)s::vector({dim})))::float8 AS score
+FROM memory_projections p
+WHERE p.owner_sub = wm_owner() AND vector_dims(p.embedding) = {dim} AND p.embedding_model = %(model)s
+  AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
+  AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)
+ORDER BY p.embedding::vector({dim}) <=> %(embedding)s::vector({dim})
+LIMIT %(k)s

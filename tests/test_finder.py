@@ -1,0 +1,274 @@
+"""The finder: projections, the embedding pipeline (pending, model change, failures), pluggable models
+(offline, an OpenAI-compatible endpoint over local HTTP, none) and hybrid search on the demo world."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from curator.proposal import AssertFact, MemoryMutationProposal, RetractFact, UpsertEntity
+from graph.agent import search, world_context
+from graph.agent.render import search_text
+from graph.demo import load_demo
+from graph.finder import reconciler
+from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
+from graph.finder.projections import Projection, upsert_projection
+from graph.finder.search import rrf
+from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import Principal
+from graph.platform.db import Database
+from graph.settings import Settings
+from graph.sql import load
+
+NOW = datetime(2026, 11, 16, 12, 0, tzinfo=UTC)
+OFFLINE = embedder_for(Settings(embedding_provider="offline"))
+
+
+class HashEmbedder:
+    """A deterministic toy model (bag of words hashed into `dim` buckets): enough to prove the pipeline."""
+
+    def __init__(self, name: str = "toy", dim: int = 16, fail: bool = False) -> None:
+        self.name, self.dim, self.fail, self.calls = name, dim, fail, 0
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += 1
+        if self.fail:
+            raise EmbeddingFailed("model down")
+        out = []
+        for text in texts:
+            v = [0.0] * self.dim
+            for word in text.lower().split():
+                v[int(hashlib.sha256(word.encode()).hexdigest(), 16) % self.dim] += 1.0
+            norm = sum(x * x for x in v) ** 0.5 or 1.0
+            out.append([x / norm for x in v])
+        return out
+
+
+@pytest.fixture
+def demo(db: Database, owner: str) -> str:
+    load_demo(db, owner, now=NOW)
+    return owner
+
+
+def rows(db: Database, owner: str) -> list[dict[str, Any]]:
+    with db.owner_tx(owner, read_only=True) as conn:
+        return conn.execute("SELECT source_kind, source_key, text, embedding_model, embedding_pending, "
+                            "embedding_error, vector_dims(embedding) AS dims FROM memory_projections "
+                            "ORDER BY source_key").fetchall()
+
+
+def test_rrf_adds_reciprocal_ranks_and_counts_a_key_once_per_list() -> None:
+    scores = rrf([("a", ["x", "y", "x"]), ("b", ["y"])])
+    assert scores == {"x": 1 / 61, "y": 1 / 62 + 1 / 61}
+
+
+def test_the_sweep_projects_rag_kinds_only_and_rewrites_only_changed_texts(db: Database, demo: str) -> None:
+    first = reconciler.reconcile_owner(db, demo, None)
+    texts = {r["text"].splitlines()[0]: r for r in rows(db, demo)}
+    assert set(texts) == {"Basti (Person)", "Luna (Pet)", "home-agent (Repository)", "No food after 20:00 (Policy)"}
+    luna = texts["Luna (Pet)"]["text"]
+    assert "also called: Luni, the cat" in luna and "feeding time: 08:00" in luna and "07:00" not in luna
+    assert first.projected == 4 and all(r["embedding_pending"] for r in rows(db, demo))
+    assert reconciler.reconcile_owner(db, demo, None).projected == 0  # nothing changed, nothing rewritten
+
+
+def test_embedding_after_commit_a_failure_never_breaks_the_commit(db: Database, demo: str) -> None:
+    down = HashEmbedder(fail=True)
+    progress = reconciler.reconcile_owner(db, demo, down)
+    assert progress.failed == 4 and progress.embedded == 0
+    assert all(r["embedding_pending"] and r["embedding_error"] == "model down" for r in rows(db, demo))
+    proposal = MemoryMutationProposal(run_id="r-vet", operations=[
+        AssertFact(subject="pet:luna", predicate="description", value="shy tabby, scared of the vacuum",
+                   valid_from=NOW, source="user", confidence=1.0)])
+    assert commit_proposal(db, Principal(owner=demo, kind="owner"), proposal).committed == 1  # the model is down
+    up = HashEmbedder()
+    done = reconciler.reconcile_owner(db, demo, up)
+    assert done.projected == 1 and done.embedded == 4 and done.failed == 0
+    assert all(not r["embedding_pending"] and r["embedding_error"] is None and r["dims"] == 16
+               for r in rows(db, demo))
+    hit = search.search_world_memory(db, demo, "vacuum", embedder=up).hits[0]
+    assert hit.entity is not None and hit.entity.ref == "pet:luna" and "text" in hit.found_by
+
+
+def test_a_model_change_re_embeds_everything_incrementally_and_keeps_the_texts(db: Database, demo: str) -> None:
+    old, new = HashEmbedder("toy-a", 16), HashEmbedder("toy-b", 24)
+    reconciler.reconcile_owner(db, demo, old)
+    before = {r["source_key"]: r["text"] for r in rows(db, demo)}
+    partial = reconciler.embed_pending(db, demo, new, batch=1, max_rows=2)  # interrupted after two rows
+    assert partial.embedded == 2
+    models = sorted(r["embedding_model"] for r in rows(db, demo))
+    assert models == ["toy-a", "toy-a", "toy-b", "toy-b"]
+    assert search.search_world_memory(db, demo, "Luni", embedder=new).mode == "hybrid"
+    reconciler.embed_pending(db, demo, new)
+    after = rows(db, demo)
+    assert {r["source_key"]: r["text"] for r in after} == before
+    assert {(r["embedding_model"], r["dims"], r["embedding_pending"]) for r in after} == {("toy-b", 24, False)}
+
+
+def test_offline_model_matches_german_queries_to_english_memories(db: Database, demo: str) -> None:
+    assert OFFLINE is not None and OFFLINE.name == OFFLINE_NAME
+    reconciler.reconcile_owner(db, demo, OFFLINE)
+    assert {r["dims"] for r in rows(db, demo)} == {512}
+    cat = search.search_world_memory(db, demo, "Katze", embedder=OFFLINE)
+    assert cat.mode == "hybrid" and cat.hits[0].entity is not None and cat.hits[0].entity.ref == "pet:luna"
+    assert "meaning" in cat.hits[0].found_by
+    language = search.search_world_memory(db, demo, "Sprache der Antworten", embedder=OFFLINE)
+    assert language.hits[0].entity is not None and language.hits[0].entity.ref == "person:basti"
+    code = search.search_world_memory(db, demo, "Quellcode Projekt", embedder=OFFLINE, kind="repo")
+    assert [h.entity.ref for h in code.hits if h.entity] == ["repo:home-agent"]
+
+
+def test_without_a_model_search_runs_on_text_and_names_and_says_so(db: Database, demo: str) -> None:
+    reconciler.reconcile_owner(db, demo, None)
+    assert embedder_for(Settings(embedding_provider="none")) is None
+    result = search.search_world_memory(db, demo, "Luni")
+    assert result.mode == "text" and result.hits[0].entity is not None and result.hits[0].entity.ref == "pet:luna"
+    assert "(by text and names only)" in search_text(result)
+
+
+def test_a_superseded_value_never_answers_and_leaves_the_entity_text(db: Database, demo: str) -> None:
+    reconciler.reconcile_owner(db, demo, None)
+    before = search.search_world_memory(db, demo, "metric units").hits
+    assert any(h.statement is not None and h.statement.fact.value == "metric units" for h in before)
+    proposal = MemoryMutationProposal(run_id="r-units", operations=[
+        RetractFact(subject="person:basti", predicate="prefers", value="metric units", valid_from=NOW,
+                    source="user", confidence=1.0)])
+    assert commit_proposal(db, Principal(owner=demo, kind="owner"), proposal).committed == 1
+    reconciler.reconcile_owner(db, demo, None, refs=["person:basti"])
+    basti = next(r for r in rows(db, demo) if r["text"].startswith("Basti"))
+    assert "metric" not in basti["text"] and "concise answers" in basti["text"]
+    hits = search.search_world_memory(db, demo, "metric units").hits
+    assert all(h.statement is None or h.statement.fact.value != "metric units" for h in hits)
+
+
+def test_a_rollup_is_found_after_its_raw_rows_are_gone(db: Database, owner: str) -> None:
+    """The retention contract: a rollup written by upsert_projection is embedded and found by meaning and
+    words, as a memory with its time span, although no fact holds its values any more."""
+    principal = Principal(owner=owner, kind="owner")
+    commit_proposal(db, principal, MemoryMutationProposal(run_id="r-room", operations=[
+        UpsertEntity(ref="place:living-room", kind="place", canonical_name="Living room")]))
+    with db.owner_tx(owner) as conn:
+        room = conn.execute(load("entity_by_ref"), {"ref": "place:living-room"}).fetchone()
+        assert room is not None
+        pending = upsert_projection(conn, Projection(
+            source_kind="rollup", source_key="sensor:living-room:temperature:2026-06", entity_ids=[room["id"]],
+            text="Living room temperature in June 2026: evenings mostly around 21.7 °C, nights 19 °C.",
+            valid_from=datetime(2026, 6, 1, tzinfo=UTC), valid_to=datetime(2026, 7, 1, tzinfo=UTC),
+            retention_class="windowed", importance=0.4))
+    assert pending
+    reconciler.reconcile_owner(db, owner, OFFLINE)
+    for query in ("Temperatur im Wohnzimmer abends", "evening temperature"):
+        hits = search.search_world_memory(db, owner, query, embedder=OFFLINE).hits
+        memory = next(h.memory for h in hits if h.memory is not None)
+        assert memory.source_kind == "rollup" and memory.about == ["place:living-room"]
+    july = search.search_world_memory(db, owner, "temperature June", embedder=OFFLINE,
+                                      valid_from=datetime(2026, 8, 1, tzinfo=UTC))
+    assert all(h.memory is None for h in july.hits)  # outside the time range
+
+
+class _FakeEmbeddings:
+    def __init__(self, model: HashEmbedder) -> None:
+        self.model = model
+        self.fail = False
+        self.requests: list[dict[str, Any]] = []
+
+
+@pytest.fixture
+def endpoint() -> Iterator[tuple[str, _FakeEmbeddings]]:
+    fake = _FakeEmbeddings(HashEmbedder("served", 8))
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            fake.requests.append(body)
+            if fake.fail or not self.path.endswith("/v1/embeddings"):
+                self.send_error(503)
+                return
+            vectors = fake.model.embed(body["input"])
+            data = json.dumps({"object": "list", "model": body["model"], "data": [
+                {"object": "embedding", "index": i, "embedding": [x * 3 for x in v]}
+                for i, v in reversed(list(enumerate(vectors)))]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", fake
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_an_openai_compatible_endpoint_embeds_and_searches(db: Database, demo: str,
+                                                           endpoint: tuple[str, _FakeEmbeddings]) -> None:
+    url, fake = endpoint
+    settings = Settings(embedding_provider="openai", embedding_base_url=url, embedding_model_name="nomic",
+                        embedding_api_key="k")
+    model = embedder_for(settings)
+    assert isinstance(model, OpenAIEmbedder) and model.name == "openai:nomic"
+    assert reconciler.reconcile_owner(db, demo, model).embedded == 4
+    assert fake.requests[0]["model"] == "nomic" and len(fake.requests[0]["input"]) == 4
+    assert {(r["embedding_model"], r["dims"]) for r in rows(db, demo)} == {("openai:nomic", 8)}
+    result = search.search_world_memory(db, demo, "Luni feeding", embedder=model)
+    assert result.mode == "hybrid" and result.hits[0].entity is not None
+    assert result.hits[0].entity.ref == "pet:luna" and "meaning" in result.hits[0].found_by
+    fake.fail = True
+    down = search.search_world_memory(db, demo, "Luni", embedder=model)
+    assert down.mode == "text" and down.hits[0].entity is not None  # the endpoint failed: text and names
+    with pytest.raises(EmbeddingFailed):
+        model.embed(["x"])
+
+
+def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psycopg.Connection) -> None:
+    """Names and aliases by KNN order over the (owner, trigram) GiST indexes: a real top-k, no sample."""
+    with db.owner_tx(demo, read_only=True) as conn:
+        conn.execute("SET LOCAL enable_seqscan = off")
+        plan = conn.execute("EXPLAIN (FORMAT JSON) " + load("agent_search_entities"),
+                            {"query": "Lunna", "kind": None, "at": NOW, "k": 20}).fetchone()
+    text = json.dumps(plan)
+    assert "entities_owner_name_gist" in text and "entity_aliases_owner_norm_gist" in text
+    assert '"Order By"' in text
+    vector = vector_literal([1.0] + [0.0] * 511)
+    params = {"query": "Katze", "k": 20, "from": None, "to": None, "model": OFFLINE_NAME, "embedding": vector}
+    with db.owner_tx(demo, read_only=True) as conn:
+        conn.execute("SET LOCAL enable_seqscan = off")
+        conn.execute(load("finder_set_search"))
+        nearest = conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) " + load("finder_search_vector")).format(
+            dim=sql.Literal(512)), params).fetchone()
+    assert "memory_projections_hnsw_512" in json.dumps(nearest)  # usable under row-level security
+
+
+def test_searches_are_owner_scoped(db: Database, demo: str, owner: str) -> None:
+    reconciler.reconcile_owner(db, demo, HashEmbedder())
+    stranger = f"{owner}-x"
+    assert search.search_world_memory(db, stranger, "Luna", embedder=HashEmbedder()).hits == []
+
+
+def test_time_ranges_filter_facts(db: Database, demo: str) -> None:
+    past = search.search_world_memory(db, demo, "metric units", valid_to=NOW - timedelta(days=3650))
+    assert past.hits == [] or all(h.statement is None for h in past.hits)
+
+
+def test_the_context_builder_asks_the_finder_only_when_linking_finds_nothing(db: Database, demo: str) -> None:
+    reconciler.reconcile_owner(db, demo, None)
+    fallback = world_context.build(db, demo, world_context.ContextRequest(message="What about the feeding times?"))
+    assert [(e.entity.ref, e.entity.via) for e in fallback.linked] == [("pet:luna", "finder")]
+    direct = world_context.build(db, demo, world_context.ContextRequest(message="Is Luna hungry?"))
+    assert [(e.entity.ref, e.entity.via) for e in direct.linked] == [("pet:luna", "name")]
