@@ -81,6 +81,13 @@ class Settings(BaseSettings):
         default=2, description="Database calls one owner may run at once (the rest of that owner's wait).")
     request_db_budget_s: float = Field(
         default=10.0, description="Database time (including waiting for it) one GraphQL request may use.")
+    token_cache_s: float = Field(
+        default=2.0, ge=0, le=60, description="A verified token is trusted this long without asking the "
+        "database again (0: every request asks), so a revoked token is refused at most this much later.")
+    workers: int = Field(default=1, ge=1, le=64, description="Server processes of `worldmem serve` "
+                         "(each with its own pool of pool_max_size connections); 2 on a 2-core machine.")
+    access_log: bool = Field(
+        default=True, description="One line per request on stderr (written by a background thread).")
 
     @field_validator("db_name")
     @classmethod
