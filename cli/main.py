@@ -76,10 +76,11 @@ def _migrate(args: argparse.Namespace, settings: Settings) -> int:
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
-    from resolvers.app import create_app
+    from resolvers.serving import APP_FACTORY, uvicorn_options
 
     require_reachable(role_url(settings, "app"))  # refuse to serve without a database
-    uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port)
+    # The app is built by each worker process from the same WORLDMEM_* settings (resolvers.serving).
+    uvicorn.run(APP_FACTORY, **uvicorn_options(settings, args.host, args.port))
     return 0
 
 
