@@ -4,7 +4,8 @@
 
 Starts `worldmem serve` (its own database, `worldmem_perf_floor`), creates an owner token and sends
 `{ __typename }` with it, one request at a time, on one connection; prints p50/p95/p99 and the load average.
-`--compare` starts a second server with those settings too and alternates batches of 100 requests between
+`--compare` starts a second server with those settings too (`--baseline DIR`: running the code of another
+checkout, with its own .venv, e.g. main before a change) and alternates batches of 100 requests between
 the two, so both see the same machine (ratios, not absolute numbers, are what travels between runs).
 `--profile S` samples the (first) server with py-spy for S seconds under the same load and prints the
 top entries by own time and by total time (from py-spy's collapsed stacks).
@@ -114,6 +115,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--profile", type=int, default=0, help="seconds of py-spy sampling (0: none)")
     parser.add_argument("--compare", nargs="*", default=[], help="WORLDMEM_X=v settings of a second server")
+    parser.add_argument("--baseline", type=Path, help="a checkout (with .venv) whose code the second server runs")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database afterwards")
     args = parser.parse_args()
     settings = get_settings()
@@ -123,8 +125,9 @@ def main() -> None:
         with serve(DB) as (proc, port):
             client = Client(port, token)
             run_batch(client, 300, [])  # warm-up: pool, prepared statements, caches
-            if args.compare:
-                with serve(DB, parse_env(args.compare)) as (_, other_port):
+            if args.compare or args.baseline:
+                other_name = " ".join(args.compare) or f"code of {args.baseline}"
+                with serve(DB, parse_env(args.compare), args.baseline) as (_, other_port):
                     other = Client(other_port, token)
                     run_batch(other, 300, [])
                     base: list[float] = []
@@ -133,7 +136,7 @@ def main() -> None:
                         run_batch(client, BATCH, base)
                         run_batch(other, BATCH, changed)
                     a, b = Summary.of(base), Summary.of(changed)
-                    print(f"default: {a}\n{' '.join(args.compare)}: {b}\n"
+                    print(f"this checkout, defaults: {a}\n{other_name}: {b}\n"
                           f"ratio p50 {b.p50_ms / a.p50_ms:.2f}, p95 {b.p95_ms / a.p95_ms:.2f}")
             else:
                 latencies: list[float] = []

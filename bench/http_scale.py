@@ -26,8 +26,9 @@ from bench import load as bench_sql
 from bench.http_server import Summary, load_average
 from graph.agent.recall import get_entity
 from graph.agent.world_context import ContextRequest, world_context
-from graph.platform.connect import role_url
+from graph.platform.connect import admin_url, role_url
 from graph.platform.db import Database
+from graph.platform.migrate import migrate
 from graph.reads.temporal import state_at
 from graph.reads.traversal import NeighborQuery, neighbors
 from graph.settings import get_settings
@@ -97,9 +98,11 @@ def main() -> None:
     parser.add_argument("--plot", type=Path, default=Path(__file__).resolve().parent / "scale.png")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    settings = get_settings()
     if args.seed:
         seed()
-    db = Database(role_url(get_settings(), "app", DB), max_size=2, statement_timeout_ms=60_000)
+    migrate(settings, admin_url(settings, DB))  # this checkout's indexes (e.g. 0046), when seeded before
+    db = Database(role_url(settings, "app", DB), max_size=2, statement_timeout_ms=60_000)
     start = load_average()
     try:
         result = measure(db, args.reps)

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -43,12 +44,19 @@ def drop_database(settings: Settings, name: str) -> None:
 
 
 @contextmanager
-def serve(db_name: str, env: dict[str, str] | None = None) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """`worldmem serve` on a free port against `db_name`; yields (process, port); stopped afterwards."""
+def serve(db_name: str, env: dict[str, str] | None = None,
+          code_dir: Path | None = None) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`worldmem serve` on a free port against `db_name`; yields (process, port); stopped afterwards.
+
+    `code_dir`: serve another checkout's code with its own .venv (e.g. main, for a before/after)."""
     port = free_port()
     full_env = {**os.environ, "WORLDMEM_DB_NAME": db_name, **(env or {})}
-    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--port", str(port)], env=full_env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    python = sys.executable
+    if code_dir is not None:
+        python = str(code_dir / ".venv" / "bin" / "python")
+        full_env["PYTHONPATH"] = str(code_dir)
+    proc = subprocess.Popen([python, "-m", "cli.main", "serve", "--port", str(port)], env=full_env,
+                            cwd=code_dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
         while True:
