@@ -17,6 +17,7 @@ import argparse
 import collections
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -64,7 +65,8 @@ def top_entries(collapsed: str, limit: int = 15) -> tuple[list[tuple[str, float]
 
 def profile(pid: int, seconds: int, client: Client) -> str:
     out = Path(tempfile.mkdtemp()) / "floor.txt"
-    spy = subprocess.Popen(["py-spy", "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "500",
+    py_spy = str(Path(sys.executable).parent / "py-spy")  # installed with the dev extra, beside python
+    spy = subprocess.Popen([py_spy, "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "500",
                             "--format", "raw", "--output", str(out), "--nonblocking", "--gil"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     sink: list[float] = []

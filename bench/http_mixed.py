@@ -7,7 +7,7 @@ Uses the comparison world (`python -m bench.http_reads --load-only` loads it; th
 alternate between them (`--rounds` times each, `--seconds` each), so every configuration sees the same
 machine. Each client is a thread with one keep-alive connection and its own owner; per request it picks
 stateAt (40 %), neighbors depth 1 (20 %), worldContext (20 %) or a single-operation commitProposal (20 %: a
-`g_knows` relationship from now on, a new runId each). Reports req/s, p50, p95, p99 and errors (a non-200
+`g_knows` relationship from now on, a new random runId each). Reports req/s, p50, p95, p99 and errors (a non-200
 answer or any GraphQL error) per configuration and overall, with the load average.
 """
 
@@ -22,13 +22,13 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+from uuid import uuid4
 
 from bench import cmp_world
 from bench.cmp_load import load, owner
 from bench.http_reads import DB, Q_HOOD, Q_STATE
-from bench.http_server import Client, Summary, fresh_database, load_average, serve
-from graph.ledger.tokens import create_token
-from graph.platform.connect import admin_url, role_url
+from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
+from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.settings import get_settings
 
@@ -58,7 +58,7 @@ def request(kind: str, gi: int, rng: random.Random, world: list[cmp_world.Group]
     op = {"assertRelationship": {"subject": e.ref, "predicate": "g_knows", "object": other.ref,
                                  "validFrom": datetime.now(UTC).isoformat(), "source": "user", "confidence": 1,
                                  "evidence": {"kind": "bench", "text": "mixed load"}}}
-    return Q_COMMIT, {"p": {"runId": f"mixed-{tag}-{rng.getrandbits(64):x}", "operations": [op]}}
+    return Q_COMMIT, {"p": {"runId": f"mixed-{tag}-{uuid4().hex}", "operations": [op]}}
 
 
 def kinds(rng: random.Random) -> Iterator[str]:
@@ -129,7 +129,7 @@ def main() -> None:
         load(db, world)
     finally:
         db.close()
-    tokens = {g.index: create_token(admin_url(settings, DB), owner(g.index)) for g in world}
+    tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     print(f"load average at start: {load_average()}")
     with ExitStack() as stack:
         ports = {w: stack.enter_context(serve(DB, {"WORLDMEM_WORKERS": str(w)}))[1] for w in args.workers}

@@ -30,11 +30,10 @@ from typing import Any
 
 from bench import cmp_world
 from bench.cmp_load import load, owner
-from bench.http_server import Client, Summary, fresh_database, load_average, serve
+from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
 from graph.agent.recall import get_entity
 from graph.agent.search import search_world_memory
-from graph.ledger.tokens import create_token
-from graph.platform.connect import admin_url, role_url
+from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.reads.traversal import NeighborQuery, neighbors
@@ -45,7 +44,7 @@ WARM = 30
 Q_STATE = "query($r: String!, $t: DateTime) { stateAt(ref: $r, validTime: $t) { facts { predicate objectRef } } }"
 Q_ENTITY = "query($r: String!) { getEntity(ref: $r) { facts { subject fact { predicate objectRef } } } }"
 Q_HOOD = "query($r: String!) { neighbors(ref: $r, depth: 1) { hops { target { ref } } } }"
-Q_SEARCH = "query($q: String!) { searchWorldMemory(query: $q, limit: 10) { hits { entity { ref } fact { id } } } }"
+Q_SEARCH = "query($q: String!) { searchWorldMemory(query: $q, limit: 10) { hits { entity { ref } fact { subject } } } }"
 READS = ("stateAt(now)", "getEntity", "stateAt(T)", "neighbors depth 1", "searchWorldMemory limit 10")
 
 
@@ -155,7 +154,7 @@ def main() -> None:
         db.close()
         print(f"load: {result['load']}")
         return
-    tokens = {g.index: create_token(admin_url(settings, DB), owner(g.index)) for g in world}
+    tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     try:
         with serve(DB) as (_, port):
             client = Client(port, tokens[0])

@@ -22,6 +22,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from graph.ledger.tokens import create_token
 from graph.platform.connect import admin_url
 from graph.platform.migrate import migrate
 from graph.settings import Settings
@@ -98,6 +99,22 @@ class Client:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def make_tokens(settings: Settings, db_name: str, owners: dict[int, str]) -> dict[int, str]:
+    """A fresh owner token per key. Retried: the shared cluster now and then refuses a new connection with
+    "failed to re-find shared lock object" under load (a cluster condition, reported, not ours to fix)."""
+    tokens: dict[int, str] = {}
+    for key, owner in owners.items():
+        for attempt in range(5):
+            try:
+                tokens[key] = create_token(admin_url(settings, db_name), owner)
+                break
+            except psycopg.OperationalError:
+                if attempt == 4:
+                    raise
+                time.sleep(1)
+    return tokens
 
 
 def pct(values: Sequence[float], q: float) -> float:
