@@ -4,7 +4,8 @@
 
 Uses the comparison world (`python -m bench.http_reads --load-only` loads it; this command does too). One
 `worldmem serve` per worker count in `--workers` (WORLDMEM_WORKERS), all started up front; the phases
-alternate between them (`--rounds` times each, `--seconds` each), so every configuration sees the same
+alternate between them (`--rounds` times each, `--seconds` each; `--baseline DIR` adds a server running
+another checkout's code, e.g. main, for a before/after), so every configuration sees the same
 machine. Each client is a thread with one keep-alive connection and its own owner; per request it picks
 stateAt (40 %), neighbors depth 1 (20 %), worldContext (20 %) or a single-operation commitProposal (20 %: a
 `g_knows` relationship from now on, a new random runId each). Reports req/s, p50, p95, p99 and errors (a non-200
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
@@ -120,6 +122,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--baseline", type=Path, help="also serve another checkout's code (1 worker), e.g. main")
     args = parser.parse_args()
     settings = get_settings()
     world = cmp_world.world()
@@ -132,18 +135,21 @@ def main() -> None:
     tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     print(f"load average at start: {load_average()}")
     with ExitStack() as stack:
-        ports = {w: stack.enter_context(serve(DB, {"WORLDMEM_WORKERS": str(w)}))[1] for w in args.workers}
-        tallies = {w: Tally() for w in args.workers}
-        spent = dict.fromkeys(args.workers, 0.0)
+        ports = {f"workers {w}": stack.enter_context(serve(DB, {"WORLDMEM_WORKERS": str(w)}))[1]
+                 for w in args.workers}
+        if args.baseline:
+            ports[f"code of {args.baseline}"] = stack.enter_context(serve(DB, code_dir=args.baseline))[1]
+        tallies = {w: Tally() for w in ports}
+        spent = dict.fromkeys(ports, 0.0)
         for port in ports.values():  # warm-up: pools, caches, prepared statements
             phase(port, tokens, world, args.clients, 2, Tally(), 0)
         for r in range(args.rounds):
             for w, port in ports.items():
                 spent[w] += phase(port, tokens, world, args.clients, args.seconds, tallies[w], r + 1)
-                print(f"round {r + 1}, workers {w}: done, load average {load_average()}", flush=True)
+                print(f"round {r + 1}, {w}: done, load average {load_average()}", flush=True)
     for w, tally in tallies.items():
         s = Summary.of(tally.latencies)
-        print(f"workers {w}: {len(tally.latencies) / spent[w]:.0f} req/s, p50 {s.p50_ms:.1f} ms, "
+        print(f"{w}: {len(tally.latencies) / spent[w]:.0f} req/s, p50 {s.p50_ms:.1f} ms, "
               f"p95 {s.p95_ms:.1f} ms, p99 {s.p99_ms:.1f} ms, errors {tally.errors} of {s.n}")
         for kind, values in sorted(tally.by_kind.items()):
             k = Summary.of(values)
