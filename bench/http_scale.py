@@ -78,9 +78,9 @@ def plot(result: dict[str, dict[str, Any]], out: Path, title: str) -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4.2))
     sizes = [SMALL[1], LARGE[1]]
-    for read, by_size in result.items():
+    for n, (read, by_size) in enumerate(result.items()):
         for stat, style in (("p50_ms", "-o"), ("p95_ms", "--s")):
-            ax.plot(sizes, [by_size[str(s)][stat] for s in sizes], style, label=f"{read} {stat[:3]}")
+            ax.plot(sizes, [by_size[str(s)][stat] for s in sizes], style, color=f"C{n}", label=f"{read} {stat[:3]}")
     ax.set_xscale("log")
     ax.set_xticks(sizes, ["50k facts", "1M facts"])
     ax.set_ylabel("ms")
@@ -97,7 +97,12 @@ def main() -> None:
     parser.add_argument("--seed", action="store_true", help="(re)create the database first")
     parser.add_argument("--plot", type=Path, default=Path(__file__).resolve().parent / "scale.png")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--replot", type=Path, help="only draw the plot from a JSON written by --out")
     args = parser.parse_args()
+    if args.replot:
+        saved = json.loads(args.replot.read_text())
+        plot(saved["results"], args.plot, f"worldmem library, p50 solid, p95 dashed\n{saved['at']}")
+        return
     settings = get_settings()
     if args.seed:
         seed()
@@ -115,7 +120,7 @@ def main() -> None:
         small, large = r[str(SMALL[1])], r[str(LARGE[1])]
         print(f"{read:<20} {small['p50_ms']:>8.2f} {small['p95_ms']:>7.2f} {large['p50_ms']:>8.2f} "
               f"{large['p95_ms']:>7.2f} {large['p95_ms'] / small['p95_ms']:>9.2f}")
-    plot(result, args.plot, f"worldmem library, {args.reps} inputs per point ({stamp})")
+    plot(result, args.plot, f"worldmem library, {args.reps} inputs per point, p50 solid, p95 dashed\n{stamp}")
     if args.out:
         args.out.write_text(json.dumps({"at": stamp, "results": result}, indent=1))
 
