@@ -1,7 +1,7 @@
 """The comparison world of issue 11, generated here: 10 owners x 1,000 entities x 5,000 relationship facts.
 
 Deterministic (`random.Random(42)`); it makes the same random draws in the same order as the Graphiti side's
-generator (../shared/tools/graphiti-compare, which is not imported: this is our own code), so both systems
+generator (the Graphiti comparison tool beside the project, not imported: this is our own code), so both systems
 hold the same names, facts and valid times. `fingerprint()` hashes every generated field the same way the
 Graphiti side does; `python -m bench.cmp_world` prints it (expected: FINGERPRINT) and the first query picks.
 
