@@ -57,8 +57,8 @@ def slices(entities: int, other: int) -> list[Slice]:
     return [a, b]
 
 
-def bench_url(settings: Settings) -> str:
-    return admin_url(settings, BENCH_DB)
+def bench_url(settings: Settings, db: str = BENCH_DB) -> str:
+    return admin_url(settings, db)
 
 
 def seeded(settings: Settings) -> list[tuple[str, int]]:
@@ -70,10 +70,10 @@ def seeded(settings: Settings) -> list[tuple[str, int]]:
         return []
 
 
-def recreate(settings: Settings) -> None:
+def recreate(settings: Settings, db: str = BENCH_DB) -> None:
     with psycopg.connect(admin_url(settings, "postgres"), autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-    migrate(settings, bench_url(settings))
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db)))
+    migrate(settings, bench_url(settings, db))
 
 
 def _step(conn: psycopg.Connection, name: str, params: dict[str, object]) -> None:
@@ -84,12 +84,13 @@ def _step(conn: psycopg.Connection, name: str, params: dict[str, object]) -> Non
     print(f"  {name:<22} {rows} {time.perf_counter() - started:7.1f} s", flush=True)
 
 
-def seed(settings: Settings, entities: int, other: int) -> None:
+def seed(settings: Settings, entities: int, other: int, db: str = BENCH_DB) -> None:
+    """Seed database `db` (bench.http_scale seeds its own)."""
     started = time.perf_counter()
-    recreate(settings)
+    recreate(settings, db)
     t0 = datetime.now(UTC).replace(microsecond=0)
     parts = slices(entities, other)
-    with psycopg.connect(bench_url(settings), autocommit=True,
+    with psycopg.connect(bench_url(settings, db), autocommit=True,
                          options="-c search_path=public,ag_catalog -c synchronous_commit=off "
                                  "-c maintenance_work_mem=256MB -c jit=off") as conn:
         conn.execute(load("seed_schema"))
@@ -107,7 +108,7 @@ def seed(settings: Settings, entities: int, other: int) -> None:
         analyze = time.perf_counter()
         conn.execute("VACUUM ANALYZE")
         print(f"  vacuum analyze {time.perf_counter() - analyze:27.1f} s")
-    print(f"[bench] seeded {BENCH_DB} in {time.perf_counter() - started:.0f} s", flush=True)
+    print(f"[bench] seeded {db} in {time.perf_counter() - started:.0f} s", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -76,10 +76,11 @@ def _migrate(args: argparse.Namespace, settings: Settings) -> int:
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
-    from resolvers.app import create_app
+    from resolvers.serving import APP_FACTORY, uvicorn_options
 
     require_reachable(role_url(settings, "app"))  # refuse to serve without a database
-    uvicorn.run(create_app(settings), host=args.host or settings.host, port=args.port or settings.port)
+    # The app is built by each worker process from the same WORLDMEM_* settings (resolvers.serving).
+    uvicorn.run(APP_FACTORY, **uvicorn_options(settings, args.host, args.port))
     return 0
 
 
@@ -97,7 +98,8 @@ def _token(args: argparse.Namespace, settings: Settings) -> int:
             raise WorldmemError("name the token to revoke: worldmem token revoke ID (or the token itself)")
         if not tokens.revoke_token(admin_url(settings), args.token):
             raise WorldmemError("no live token with that id (or value): see `worldmem token list`")
-        embedded.progress("revoked; requests with it are refused from now on")
+        embedded.progress(f"revoked; requests with it are refused within {settings.token_cache_s:g} s "
+                          "(servers trust a verified token that long: WORLDMEM_TOKEN_CACHE_S)")
         return 0
     if not args.owner:
         raise WorldmemError("token create needs --owner")

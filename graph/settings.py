@@ -96,6 +96,13 @@ class Settings(BaseSettings):
         default=True, description="The server reconciles projections in a background thread (after commits).")
     finder_sweep_s: float = Field(
         default=300.0, description="The background thread sweeps every owner this often (0: only after commits).")
+    token_cache_s: float = Field(
+        default=2.0, ge=0, le=60, description="A verified token is trusted this long without asking the "
+        "database again (0: every request asks), so a revoked token is refused at most this much later.")
+    workers: int = Field(default=1, ge=1, le=64, description="Server processes of `worldmem serve` "
+                         "(each with its own pool of pool_max_size connections); 2 on a 2-core machine.")
+    access_log: bool = Field(
+        default=True, description="One line per request on stderr (written by a background thread).")
 
     @field_validator("db_name")
     @classmethod

@@ -1,6 +1,7 @@
 """The per-request context: who is asking (from the bearer token) and the database to ask.
 
-The token is checked once per request, in the context getter (FastAPI runs it in a worker thread).
+The token is checked once per request, in the context getter: from a short cache of verified tokens
+(graph.ledger.token_cache) on the event loop, else by the database in a worker thread.
 A missing or invalid token is not an HTTP failure: `RequireToken` turns it into one GraphQL error with
 code UNAUTHENTICATED before the query is even parsed, so nothing else reaches the client.
 
@@ -11,7 +12,7 @@ code through `blocking(...)` so one slow query never stalls the event loop.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
 from graphql import (
@@ -25,6 +26,7 @@ from graphql import (
     SelectionNode,
     parse,
 )
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import BaseContext
@@ -32,7 +34,8 @@ from strawberry.types import Info
 
 from curator.turns import NO_LISTENER, TurnListener
 from graph.errors import Forbidden, Unauthenticated, Unavailable, WorldmemError
-from graph.ledger.tokens import Principal, authenticate
+from graph.ledger.token_cache import TokenCache
+from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.settings import Settings
 from resolvers.fairness import OwnerGates, offload
@@ -68,15 +71,20 @@ def bearer_token(header: str | None) -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
-def context_getter(database: Database, settings: Settings) -> Callable[[HTTPConnection], Context]:
-    """The FastAPI dependency that builds each request's Context (HTTP request or WebSocket)."""
-    gates = OwnerGates(settings.owner_db_share)
+def context_getter(database: Database, settings: Settings) -> Callable[[HTTPConnection], Awaitable[Context]]:
+    """The FastAPI dependency that builds each request's Context (HTTP request or WebSocket).
 
-    def get_context(request: HTTPConnection) -> Context:
+    A token verified within `token_cache_s` is answered on the event loop from the cache
+    (graph.ledger.token_cache); any other is looked up in a worker thread."""
+    gates = OwnerGates(settings.owner_db_share)
+    tokens = TokenCache(settings.token_cache_s)
+
+    async def get_context(request: HTTPConnection) -> Context:
         token = bearer_token(request.headers.get("authorization"))
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
-            return Context(database, settings, authenticate(database, token), turn_listener=listener, gates=gates)
+            found = tokens.cached(token) or await run_in_threadpool(tokens.authenticate, database, token)
+            return Context(database, settings, found, turn_listener=listener, gates=gates)
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
             return Context(database, settings, None, exc)
         except Exception:  # a bug or a broken schema: masked for the client, logged for us

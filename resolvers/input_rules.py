@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from graphql import (
@@ -107,6 +108,7 @@ def check_variables(variables: dict[str, Any] | None) -> GraphQLError | None:
     return None
 
 
+@cache  # one class per limit, not one per validation
 def alias_limit(max_aliases: int) -> type[ValidationRule]:
     class AliasLimit(ValidationRule):
         def __init__(self, context: ValidationContext) -> None:

@@ -3,7 +3,8 @@
 - Parsing stops after `max_tokens` tokens (QUERY_TOO_LARGE): a 1 MB document of 40,000 fields used to
   spend ~6 s in parsing and validation on the event loop while every other owner's request waited.
 - Parsing and validation run in a worker thread through resolvers.fairness.offload, so what remains of
-  that work is shared fairly and never blocks the event loop.
+  that work is shared fairly and never blocks the event loop; a document that parsed or validated before
+  is taken from resolvers.document_cache instead (then only small variables are checked on the loop).
 - A document with several operations needs `operationName` (OPERATION_NAME_REQUIRED): GraphQL would
   otherwise run whichever it took to be meant.
 - Validation adds a limit on aliases (TOO_MANY_ALIASES) and the input checks of resolvers.input_rules.
@@ -23,6 +24,7 @@ from strawberry.schema.schema import validate_document
 from graph.platform import safe_times
 from graph.settings import Settings
 from resolvers.context import Context
+from resolvers.document_cache import few_values, for_schema
 from resolvers.fairness import offload, request_budget
 from resolvers.input_rules import InputRule, alias_limit, check_variables, width_error
 
@@ -108,14 +110,31 @@ class OperationGuard(_Guard):
     async def on_parse(self) -> AsyncIterator[None]:
         ec = self.execution_context
         if ec.graphql_document is None and ec.query:
-            ec.graphql_document = await offload(prepare, ec.query, self.max_tokens, self._provided_name())
+            documents = for_schema(ec.schema)
+            document = documents.parsed(ec.query, self.max_tokens)
+            if document is None:
+                document = await offload(parse_bounded, ec.query, self.max_tokens)
+                documents.remember_parsed(ec.query, self.max_tokens, document)
+            error = operation_name_required(document, self._provided_name())
+            if error is not None:
+                raise error
+            ec.graphql_document = document
         yield
 
     async def on_validate(self) -> AsyncIterator[None]:
         ec = self.execution_context
         if ec.pre_execution_errors is None and ec.graphql_document is not None:
-            ec.pre_execution_errors = await offload(validate, ec.schema._schema, ec.graphql_document,
-                                                    self._rules(), ec.variables)
+            documents = for_schema(ec.schema)
+            if ec.query and documents.valid(ec.query, self.max_tokens, self.max_aliases):
+                # the document passed before under these limits; only the variables are new
+                error = (check_variables(ec.variables) if few_values(ec.variables)
+                         else await offload(check_variables, ec.variables))
+                ec.pre_execution_errors = [error] if error is not None else []
+            else:
+                ec.pre_execution_errors = await offload(validate, ec.schema._schema, ec.graphql_document,
+                                                        self._rules(), ec.variables)
+                if not ec.pre_execution_errors and ec.query:
+                    documents.remember_valid(ec.query, self.max_tokens, self.max_aliases)
         yield
 
 

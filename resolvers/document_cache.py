@@ -1,0 +1,96 @@
+"""Parsed and validated GraphQL documents, remembered by their text, per schema.
+
+Clients send the same few documents again and again (an agent's tools, the explorer, GraphiQL), with only
+the variables changing. Validating `{ __typename }` against our schema was a third of the server's CPU
+time for that request (bench/README.md, "GraphQL floor"), and each parse or validation also cost a hop to
+a worker thread. So a document that parsed, and one that passed validation under the same limits, is
+remembered (least recently used first out):
+
+- only documents that succeeded (a refused one is parsed and validated again, and its error is built anew
+  for each request, so no error object is ever shared between requests);
+- only documents of at most MAX_CHARS characters, so the lookup (hashing the text) stays cheap on the event
+  loop, and larger ones still go to a worker thread as before;
+- validity is remembered together with the limits it was checked under (tokens, aliases): a process with
+  other limits asks again. Everything else validation depends on is the schema, which keys the cache.
+
+A remembered document is shared by concurrent requests: graphql-core never mutates a DocumentNode.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from typing import Any
+
+from graphql import DocumentNode
+
+MAX_CHARS = 10_000
+MAX_DOCUMENTS = 500
+FEW_VALUES = 200  # variables with no more values are checked on the event loop (microseconds)
+
+
+class DocumentCache:
+    """Least-recently-used documents: parsed ones by (text, max_tokens); valid ones also by max_aliases."""
+
+    def __init__(self, max_documents: int = MAX_DOCUMENTS) -> None:
+        self.max_documents = max_documents
+        self._parsed: OrderedDict[tuple[str, int], DocumentNode] = OrderedDict()
+        self._valid: OrderedDict[tuple[str, int, int], None] = OrderedDict()
+
+    def parsed(self, query: str, max_tokens: int) -> DocumentNode | None:
+        if len(query) > MAX_CHARS:
+            return None
+        key = (query, max_tokens)
+        document = self._parsed.get(key)
+        if document is not None:
+            self._parsed.move_to_end(key)
+        return document
+
+    def remember_parsed(self, query: str, max_tokens: int, document: DocumentNode) -> None:
+        if len(query) <= MAX_CHARS:
+            self._parsed[(query, max_tokens)] = document
+            _trim(self._parsed, self.max_documents)
+
+    def valid(self, query: str, max_tokens: int, max_aliases: int) -> bool:
+        key = (query, max_tokens, max_aliases)
+        if len(query) > MAX_CHARS or key not in self._valid:
+            return False
+        self._valid.move_to_end(key)
+        return True
+
+    def remember_valid(self, query: str, max_tokens: int, max_aliases: int) -> None:
+        if len(query) <= MAX_CHARS:
+            self._valid[(query, max_tokens, max_aliases)] = None
+            _trim(self._valid, self.max_documents)
+
+
+def _trim(entries: OrderedDict[Any, Any], limit: int) -> None:
+    while len(entries) > limit:
+        entries.popitem(last=False)
+
+
+_BY_SCHEMA: weakref.WeakKeyDictionary[object, DocumentCache] = weakref.WeakKeyDictionary()
+
+
+def for_schema(schema: object) -> DocumentCache:
+    """The cache of one schema (each built schema validates differently, e.g. another depth limit)."""
+    cache = _BY_SCHEMA.get(schema)
+    if cache is None:
+        cache = _BY_SCHEMA[schema] = DocumentCache()
+    return cache
+
+
+def few_values(variables: dict[str, Any] | None, limit: int = FEW_VALUES) -> bool:
+    """True when `variables` hold at most `limit` values in all (checked inline, on the event loop)."""
+    stack: list[Any] = [variables]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
