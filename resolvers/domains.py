@@ -51,9 +51,9 @@ async def contact(info: Info[Any, Any], ref: str, valid_time: datetime | None = 
     return Contact.from_model(found)
 
 
-async def commitments(info: Info[Any, Any], status: str | None = None,
-                      due_before: datetime | None = None) -> list[Commitment]:
-    found = await blocking(cm.commitments, database(info), principal(info).owner, status, due_before)
+async def commitments(info: Info[Any, Any], status: str | None = None, due_before: datetime | None = None,
+                      limit: int = 200) -> list[Commitment]:
+    found = await blocking(cm.commitments, database(info), principal(info).owner, status, due_before, limit)
     return [Commitment.from_model(c) for c in found]
 
 
@@ -83,7 +83,8 @@ class DomainsQuery:
                                       "(default now), with its identities valid at `validTime` (default now)")
     commitments: list[Commitment] = strawberry.field(
         resolver=commitments, description="Tasks with status, due time and blockers as believed now; `status` "
-                                          "matches exactly (open = no status), `dueBefore` keeps those due by then")
+                                          "matches exactly (open = no status), `dueBefore` keeps those due by then; "
+                                          "at most `limit` (1-1000), by ref")
     attribute_series: AttributeSeries = strawberry.field(
         resolver=attribute_series, description="An attribute's values over world time [from, to) for a chart, as "
                                                "believed now or as known at `systemTime`; unscoped unless `scope`")

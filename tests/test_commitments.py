@@ -9,9 +9,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from curator import proposal as p
+from graph.demo import TYPES
 from graph.domains import commitments as cm
 from graph.domains.commitments import Blocker
-from graph.demo import TYPES
 from graph.governance.review import pending_review
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import Principal
@@ -62,7 +62,8 @@ def _tasks(db: Database, owner: str) -> None:
               entity("task:keys", "Schlüssel abgeben"), entity("task:done", "Erledigtes"),
               fact("task:taxes", "due", due_past, valid_from=PAST - timedelta(days=60)),
               fact("task:taxes", "status", "open", valid_from=PAST - timedelta(days=60)),
-              fact("task:flat", "due", due_future, valid_from=PAST), fact("task:done", "status", "done", valid_from=PAST),
+              fact("task:flat", "due", due_future, valid_from=PAST),
+              fact("task:done", "status", "done", valid_from=PAST),
               fact("task:done", "due", due_past, valid_from=PAST),
               p.AssertRelationship(subject="task:keys", predicate="blocked_by", object="task:flat", valid_from=PAST)))
 
@@ -120,5 +121,8 @@ def test_graphql_commitments_review_and_status(client: TestClient, make_token: M
     agent = gql(client, make_token(kind="agent"), SET, {"ref": "task:flat"})["data"]["setCommitmentStatus"]
     assert agent == {"committed": 0, "pending": 1}  # an agent's word waits for the owner
     assert codes(gql(client, token, SET, {"ref": "person:nobody"})) == ["UNKNOWN_ENTITY"]
+    assert codes(gql(client, token, "{ commitments(limit: 0) { ref } }")) == ["BAD_LIMIT"]
+    assert [r["ref"] for r in gql(client, token, "{ commitments(limit: 1) { ref } }")["data"]["commitments"]] == [
+        "task:done"]
     not_task = gql(client, token, 'mutation { setCommitmentStatus(ref: "device:x", status: "done") { committed } }')
     assert codes(not_task) in (["UNKNOWN_ENTITY"], ["KIND_MISMATCH"])

@@ -28,7 +28,8 @@ from graph.sql import load
 KINDS = ["task"]
 CLOSED = frozenset({"done", "cancelled", "canceled", "erledigt", "abgesagt"})
 OPEN = "open"
-MAX_LIST = 500
+MAX_LIST = 1000  # answered at most
+MAX_SCAN = 5000  # read at most (the due filter runs after the status filter, in Python)
 
 
 class Blocker(BaseModel):
@@ -102,6 +103,10 @@ def select(items: list[Commitment], status: str | None, due_before: datetime | N
             and (due_before is None or (c.due is not None and c.due <= due_before))]
 
 
+def _wanted(status: str | None) -> str | None:
+    return status.strip().lower() if status and status.strip() else None
+
+
 def attention_of(items: list[Commitment]) -> list[Attention]:
     """Open overdue commitments first (earliest due first), then each open blocker of an open commitment."""
     late = sorted((c for c in items if c.overdue), key=lambda c: (c.due or datetime.max.replace(tzinfo=UTC), c.ref))
@@ -110,21 +115,27 @@ def attention_of(items: list[Commitment]) -> list[Attention]:
     return found
 
 
-def read(conn: psycopg.Connection[Any], now: datetime, limit: int = MAX_LIST) -> list[Commitment]:
-    rows = conn.execute(load("commitments_list"), {"kinds": KINDS, "at": now, "limit": limit}).fetchall()
+def read(conn: psycopg.Connection[Any], now: datetime, status: str | None = None,
+         open_only: bool = False) -> list[Commitment]:
+    rows = conn.execute(load("commitments_list"), {
+        "kinds": KINDS, "at": now, "status": _wanted(status), "open_only": open_only, "closed": sorted(CLOSED),
+        "limit": MAX_SCAN}).fetchall()
     return [from_row(dict(r), now) for r in rows]
 
 
 def commitments(db: Database, owner: str, status: str | None = None, due_before: datetime | None = None,
-                now: datetime | None = None) -> list[Commitment]:
-    """The owner's commitments as believed now (about world time `now`, default the current time)."""
+                limit: int = 200, now: datetime | None = None) -> list[Commitment]:
+    """The owner's commitments as believed now (about world time `now`, default the current time), by ref."""
+    if not 1 <= limit <= MAX_LIST:
+        raise BadInput(f"limit must be between 1 and {MAX_LIST}", code="BAD_LIMIT")
     at = now or datetime.now(UTC)
     with db.owner_tx(owner, read_only=True) as conn:
-        return select(read(conn, at), status, due_before)
+        return select(read(conn, at, status), status, due_before)[:limit]
 
 
 def attention(conn: psycopg.Connection[Any], now: datetime) -> list[Attention]:
-    return attention_of(read(conn, now))
+    """Open commitments that are overdue or blocked by an open one (for pendingReview)."""
+    return attention_of(read(conn, now, open_only=True))
 
 
 def set_status(db: Database, principal: Principal, ref: str, status: str, valid_from: datetime | None = None,
