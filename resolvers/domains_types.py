@@ -47,6 +47,7 @@ class ContactUpsertResult:
     ok: bool
     contact: Contact | None
     created: bool = strawberry.field(description="A new person entity was made")
+    unchanged: bool = strawberry.field(description="Everything was known already: nothing written")
     merged: list[str] = strawberry.field(description="Refs merged into the contact (shared identity, owner token)")
     suggested: list[str] = strawberry.field(description="Refs suggested to the owner as the same (pendingReview)")
     run_id: str
@@ -55,6 +56,7 @@ class ContactUpsertResult:
     @classmethod
     def from_model(cls, u: ct.ContactUpsert) -> ContactUpsertResult:
         return cls(ok=not u.commit.rejected, contact=Contact.from_model(u.contact), created=u.created,
+                   unchanged=u.unchanged,
                    merged=u.merged, suggested=u.suggested, run_id=u.run_id,
                    commit=CommitResult.from_outcome(u.commit))
 

@@ -121,7 +121,17 @@ def test_a_retry_with_the_same_run_id_writes_nothing_twice(db: Database, owner: 
     first = ct.upsert_contact(db, owner_of(owner), ["email:anna@example.org"], "Anna", run_id="sync-1")
     again = ct.upsert_contact(db, owner_of(owner), ["email:anna@example.org"], "Anna", run_id="sync-1")
     assert first.commit.committed == 2 and again.contact == first.contact
+    assert again.unchanged or again.commit.replayed  # known by now, or replayed by the committer
     assert [c.ref for c in ct.list_contacts(db, owner)] == ["person:anna"]
+
+
+def test_a_resync_of_known_identities_writes_nothing(db: Database, owner: str) -> None:
+    first = ct.upsert_contact(db, sync_of(owner), ["email:anna@example.org", "phone:+49 1"], "Anna")
+    again = ct.upsert_contact(db, sync_of(owner), ["phone:+491", "email:ANNA@example.org"], "Anna")
+    assert again.unchanged and again.commit.recorded_at is None and again.contact == first.contact
+    more = ct.upsert_contact(db, sync_of(owner), ["email:anna@example.org", "matrix:@anna:example.org"], "Anna")
+    assert not more.unchanged and more.commit.committed == 2  # the upsert (a no-op) and the new identity
+    assert values(more.contact) == ["email:anna@example.org", "matrix:@anna:example.org", "phone:+491"]
 
 
 def test_list_contacts_matches_german_spellings(db: Database, owner: str) -> None:

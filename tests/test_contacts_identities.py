@@ -53,7 +53,7 @@ EMAIL, PHONE = Identity("email", "anna@example.org"), Identity("phone", "+491")
 def test_a_held_identity_is_the_contact_and_only_new_ones_are_added() -> None:
     anna = person("person:anna")
     plan = plan_upsert([EMAIL, PHONE], {EMAIL: anna}, None, [anna], may_merge=True)
-    assert plan.target == anna and plan.add == [EMAIL, PHONE] and plan.merge == [] and plan.suggest == []
+    assert plan.target == anna and plan.add == [PHONE] and plan.merge == [] and plan.suggest == []
 
 
 def test_identities_of_two_persons_merge_into_the_older_for_the_owner() -> None:
@@ -65,7 +65,7 @@ def test_identities_of_two_persons_merge_into_the_older_for_the_owner() -> None:
 def test_other_tokens_only_suggest_and_leave_the_others_identities_alone() -> None:
     old, new = person("person:anna", 0), person("person:anna-2", 5)
     plan = plan_upsert([EMAIL, PHONE], {EMAIL: new, PHONE: old}, None, [], may_merge=False)
-    assert plan.target == old and plan.merge == [] and plan.add == [PHONE]
+    assert plan.target == old and plan.merge == [] and plan.add == []
     assert plan.suggest == [(new, "shared_identity", "email:anna@example.org")]
 
 

@@ -59,6 +59,7 @@ class Contact(BaseModel):
 class ContactUpsert(BaseModel):
     contact: Contact | None
     created: bool = False
+    unchanged: bool = Field(default=False, description="Everything was known: nothing written")
     merged: list[str] = Field(default_factory=list, description="Refs merged into the contact")
     suggested: list[str] = Field(default_factory=list, description="Refs suggested to the owner as the same")
     run_id: str
@@ -99,9 +100,9 @@ def plan_upsert(identities: list[Identity], holders: dict[Identity, Person], by_
         else:
             shared = sorted(str(i) for i, h in holders.items() if h.id == other.id) or ["the external id"]
             plan.suggest.append((other, "shared_identity", ", ".join(shared)))
-    # identities another person keeps (no merge) stay where they are; the suggestion covers them
-    kept = {h.id for h in ranked[1:]} if not may_merge else set()
-    plan.add = [i for i in identities if i not in holders or holders[i].id not in kept]
+    # held ones stay where they are: the target's own, a merged person's (the merge moves them), and those of
+    # a person only suggested (the owner decides)
+    plan.add = [i for i in identities if i not in holders]
     linked = {x.id for x in ranked}
     plan.suggest += [(x, "same_name", x.name) for x in same_name if x.id not in linked]
     return plan
@@ -135,16 +136,19 @@ def _holders(conn: psycopg.Connection[Any], identities: list[Identity]) -> dict[
 
 
 def _plan(conn: psycopg.Connection[Any], identities: list[Identity], name: str, external_id: str | None,
-          may_merge: bool) -> tuple[Plan, str]:
+          may_merge: bool) -> tuple[Plan, str, bool]:
+    """The plan, the contact's ref, and whether anything is to be written."""
     holders = _holders(conn, identities)
-    ext = conn.execute(load("contacts_by_external_id"), {"external_id": external_id}).fetchone() \
+    row = conn.execute(load("contacts_by_external_id"), {"external_id": external_id}).fetchone() \
         if external_id else None
+    ext = Person.from_row(row) if row else None
     same = [Person.from_row(r) for r in conn.execute(load("contacts_same_name"), {"folded": fold(name)})]
-    plan = plan_upsert(identities, holders, Person.from_row(ext) if ext else None, same, may_merge)
+    plan = plan_upsert(identities, holders, ext, same, may_merge)
     if plan.target is not None:
-        return plan, plan.target.ref
+        new_ext = external_id is not None and (ext is None or ext.id != plan.target.id)
+        return plan, plan.target.ref, bool(plan.add or plan.merge or plan.suggest or new_ext)
     taken = {r["ref"] for r in conn.execute(load("contacts_refs_taken"), {"refs": _candidates(name)})}
-    return plan, new_ref(name, taken)
+    return plan, new_ref(name, taken), True
 
 
 def upsert_contact(db: Database, principal: Principal, identities: list[str], name: str | None = None, *,
@@ -160,7 +164,10 @@ def upsert_contact(db: Database, principal: Principal, identities: list[str], na
     label = (name or "").strip() or (parsed[0].value if parsed else str(external_id))
     run = run_id or f"contacts:{uuid.uuid4().hex}"
     with db.owner_tx(principal.owner, read_only=True) as conn:
-        plan, ref = _plan(conn, parsed, label, external_id, may_merge=principal.kind == "owner")
+        plan, ref, writes = _plan(conn, parsed, label, external_id, may_merge=principal.kind == "owner")
+    if not writes:  # a re-sync of what is known: no proposal, no system time spent
+        return ContactUpsert(contact=get_contact(db, principal.owner, ref), run_id=run, commit=CommitResult(),
+                             unchanged=True)
     ops: list[Any] = [p.MergeEntities(entity=o.ref, into=ref, reason="same contact identity") for o in plan.merge]
     ops.append(p.UpsertEntity(ref=ref, kind="person", canonical_name=plan.target.name if plan.target else label,
                               external_id=external_id))
