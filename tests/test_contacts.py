@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from fastapi.testclient import TestClient
 
 from curator import proposal as p
 from graph.domains import contacts as ct
@@ -15,6 +16,7 @@ from graph.governance.review import pending_review
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
+from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 from tests.test_governance import commit, entity, ok
 
 
@@ -141,3 +143,21 @@ def test_list_contacts_matches_german_spellings(db: Database, owner: str) -> Non
     assert [c.name for c in ct.list_contacts(db, owner, "Strauß")] == ["Anna Strauss"]
     assert [c.name for c in ct.list_contacts(db, owner, "juergen")] == ["Jürgen Groß"]
     assert [c.name for c in ct.list_contacts(db, owner, limit=1, offset=1)] == ["Jürgen Groß"]
+
+
+UPSERT = """mutation($ids: [String!]!, $name: String) { upsertContact(identities: $ids, name: $name) {
+  ok created unchanged merged suggested contact { ref name identities { identity namespace value source } } } }"""
+
+
+def test_graphql_upsert_and_errors(client: TestClient, make_token: MakeToken, owner: str) -> None:  # noqa: F811
+    sync = make_token(kind="integration", name="carddav")
+    done = gql(client, sync, UPSERT, {"ids": ["email:Anna@Example.org"], "name": "Anna"})["data"]["upsertContact"]
+    assert done["ok"] and done["created"] and done["contact"]["identities"] == [
+        {"identity": "email:anna@example.org", "namespace": "email", "value": "anna@example.org",
+         "source": "integration:carddav"}]
+    again = gql(client, sync, UPSERT, {"ids": ["email:anna@example.org"], "name": "Anna"})["data"]["upsertContact"]
+    assert again["unchanged"] and not again["created"]
+    assert codes(gql(client, sync, UPSERT, {"ids": ["anna"], "name": "Anna"})) == ["BAD_IDENTITY"]
+    missing = gql(client, sync, '{ contact(ref: "person:ana") { ref } }')
+    assert codes(missing) == ["UNKNOWN_REF"] and "person:anna" in missing["errors"][0]["message"]
+    assert codes(gql(client, sync, "{ contacts(limit: 0) { ref } }")) == ["BAD_LIMIT"]
