@@ -161,3 +161,14 @@ def test_graphql_upsert_and_errors(client: TestClient, make_token: MakeToken, ow
     missing = gql(client, sync, '{ contact(ref: "person:ana") { ref } }')
     assert codes(missing) == ["UNKNOWN_REF"] and "person:anna" in missing["errors"][0]["message"]
     assert codes(gql(client, sync, "{ contacts(limit: 0) { ref } }")) == ["BAD_LIMIT"]
+
+
+def test_suggestions_are_private_and_fail_closed(db: Database, owner: str) -> None:
+    ct.upsert_contact(db, owner_of(owner), ["email:a@example.org"], "Anna")
+    ct.upsert_contact(db, owner_of(owner), ["email:b@example.org"], "Anna")
+    with db.owner_tx(owner, read_only=True) as conn:
+        assert len(ct.suggestion_rows(conn, 10)) == 1
+    with db.owner_tx(f"{owner}-other", read_only=True) as conn:
+        assert ct.suggestion_rows(conn, 10) == []
+    with db.connection() as conn, conn.transaction():  # no owner at all: no rows
+        assert ct.suggestion_rows(conn, 10) == []
