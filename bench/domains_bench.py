@@ -84,7 +84,8 @@ def plans(db: Database, ids: dict[str, Any]) -> None:
     queries: dict[str, dict[str, Any]] = {
         "contacts_holders": {"namespaces": ["email", "phone"], "aliases": ["p7@example.org", "+491701000007"]},
         "contacts_identities": {"ids": [ids["contact"]], "valid_time": datetime.now(UTC), "system_time": None},
-        "commitments_list": {"kinds": commitments.KINDS, "at": datetime.now(UTC), "limit": commitments.MAX_LIST},
+        "commitments_list": {"kinds": commitments.KINDS, "at": datetime.now(UTC), "status": None, "open_only": True,
+                             "closed": sorted(commitments.CLOSED), "limit": commitments.MAX_SCAN},
         "history_rows": {"subject_id": ids["device"], "predicate": "status", "scope_id": None, "system_time": None,
                          "from": T0, "to": T0 + timedelta(days=1), "limit": history.MAX_ROWS + 1},
     }

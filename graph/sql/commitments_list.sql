@@ -31,7 +31,7 @@ LEFT JOIN LATERAL (
     SELECT jsonb_agg(jsonb_build_object('ref', o.ref, 'name', o.name, 'status', os.value) ORDER BY o.ref) AS blockers
     FROM facts r
     CROSS JOIN LATERAL (
-        SELECT x.id, x.ref, x.canonical_name AS name FROM entities x WHERE x.id = r.object_entity_id
+        SELECT x.id, x.ref, x.canonical_name AS name FROM entities x WHERE x.id = r.object_entity_id LIMIT 1
     ) o
     LEFT JOIN LATERAL (
         SELECT g.object_value AS value FROM facts g

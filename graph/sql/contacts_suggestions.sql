@@ -7,11 +7,14 @@ FROM contact_merge_suggestions s
 JOIN entities a ON a.owner_sub = wm_owner() AND a.id = s.low_id AND a.status = 'active'
 JOIN entities b ON b.owner_sub = wm_owner() AND b.id = s.high_id AND b.status = 'active'
 WHERE s.owner_sub = wm_owner()
+  -- plain equalities (not row comparisons or an OR), so each probe is an index condition
   AND NOT EXISTS (SELECT 1 FROM merge_dismissals d
-                  WHERE d.owner_sub = wm_owner() AND (d.low_id, d.high_id) = (s.low_id, s.high_id))
+                  WHERE d.owner_sub = wm_owner() AND d.low_id = s.low_id AND d.high_id = s.high_id)
   AND NOT EXISTS (SELECT 1 FROM entity_merges m
-                  WHERE m.owner_sub = wm_owner() AND m.split_at IS NOT NULL
-                    AND ((m.merged_id, m.into_id) = (s.low_id, s.high_id)
-                         OR (m.merged_id, m.into_id) = (s.high_id, s.low_id)))
+                  WHERE m.owner_sub = wm_owner() AND m.merged_id = s.low_id AND m.into_id = s.high_id
+                    AND m.split_at IS NOT NULL)
+  AND NOT EXISTS (SELECT 1 FROM entity_merges m
+                  WHERE m.owner_sub = wm_owner() AND m.merged_id = s.high_id AND m.into_id = s.low_id
+                    AND m.split_at IS NOT NULL)
 ORDER BY s.recorded_at, s.id
 LIMIT %(limit)s
