@@ -28,6 +28,7 @@ def test_parse_due_reads_dates_as_the_end_of_the_day_and_refuses_guessing() -> N
     assert cm.parse_due("2026-12-01T09:00:00+01:00") == datetime(2026, 12, 1, 8, tzinfo=UTC)
     assert cm.parse_due("2026-12-01T09:00:00") is None  # no offset: never called overdue
     assert cm.parse_due("tomorrow") is None and cm.parse_due(42) is None
+    assert cm.parse_due("9999-12-31") == datetime.max.replace(tzinfo=UTC)  # no overflow at the last day
 
 
 def test_overdue_and_blocked_only_while_open() -> None:

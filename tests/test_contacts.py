@@ -161,6 +161,8 @@ def test_graphql_upsert_and_errors(client: TestClient, make_token: MakeToken, ow
     missing = gql(client, sync, '{ contact(ref: "person:ana") { ref } }')
     assert codes(missing) == ["UNKNOWN_REF"] and "person:anna" in missing["errors"][0]["message"]
     assert codes(gql(client, sync, "{ contacts(limit: 0) { ref } }")) == ["BAD_LIMIT"]
+    long = gql(client, sync, UPSERT, {"ids": ["email:long@example.org"], "name": "Anna " * 80})
+    assert codes(long) == ["INVALID_OPERATION"] and "canonical_name" in long["errors"][0]["message"]
 
 
 def test_suggestions_are_private_and_fail_closed(db: Database, owner: str) -> None:

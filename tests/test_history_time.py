@@ -61,3 +61,9 @@ def test_held_for_a_set_predicate_member_among_others() -> None:
     assert held_for(rows, "home", m(60), 60).held is True
     assert held_for(rows, "guest", m(7), 1).held is True
     assert held_for(rows, "guest", m(9), 1).held is False
+
+
+def test_held_for_near_the_first_instant_does_not_overflow() -> None:
+    first = datetime(1, 1, 2, tzinfo=UTC)
+    held = held_for([Segment("on", first, None)], "on", first + timedelta(minutes=3), 10 * 365 * 24 * 60)
+    assert held.held is False and held.minutes_held == 3

@@ -15,12 +15,13 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 
 import psycopg
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from curator import proposal as p
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.registries import describe
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.sql import load
@@ -68,6 +69,8 @@ def parse_due(value: Any) -> datetime | None:
         if len(text) == 10:
             return datetime.combine(date.fromisoformat(text), time(), UTC) + timedelta(days=1)
         parsed = datetime.fromisoformat(text)
+    except OverflowError:  # due 9999-12-31: the end of that day is past the last instant we can hold
+        return datetime.max.replace(tzinfo=UTC)
     except ValueError:
         return None
     return parsed if parsed.tzinfo is not None else None
@@ -149,8 +152,11 @@ def set_status(db: Database, principal: Principal, ref: str, status: str, valid_
         entity = entities.require(conn, ref)
     if entity.kind not in KINDS:
         raise BadInput(f"{entity.ref} is a {entity.kind}, not a commitment (task)", code="KIND_MISMATCH")
-    op = p.AssertFact(subject=entity.ref, predicate="status", value=value,
-                      valid_from=valid_from or datetime.now(UTC))
-    proposal = p.MemoryMutationProposal(run_id=run_id or f"commitments:{uuid.uuid4().hex}",
-                                        proposed_by="commitments", operations=[op])
+    try:
+        op = p.AssertFact(subject=entity.ref, predicate="status", value=value,
+                          valid_from=valid_from or datetime.now(UTC))
+        proposal = p.MemoryMutationProposal(run_id=run_id or f"commitments:{uuid.uuid4().hex}",
+                                            proposed_by="commitments", operations=[op])
+    except ValidationError as exc:  # a run id too long
+        raise BadInput(describe(exc), code="INVALID_OPERATION") from None
     return commit_proposal(db, principal, proposal)

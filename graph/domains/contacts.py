@@ -21,7 +21,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from curator import proposal as p
 from graph.agent.german import ascii_slug, fold
@@ -29,12 +29,14 @@ from graph.domains.identities import Identity, parse_all
 from graph.errors import BadInput, Conflict
 from graph.ledger import entities
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.registries import describe
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.sql import load
 
 MAX_IDENTITIES = 50
 MAX_REF_TRIES = 20
+MAX_SLUG = 200  # a ref holds 300 characters: room for the kind and a suffix
 
 
 class ContactIdentity(BaseModel):
@@ -108,9 +110,13 @@ def plan_upsert(identities: list[Identity], holders: dict[Identity, Person], by_
     return plan
 
 
+def _base(name: str) -> str:
+    return f"person:{ascii_slug(name)[:MAX_SLUG].rstrip('-') or 'x'}"
+
+
 def new_ref(name: str, taken: set[str]) -> str:
     """`person:<slug>`, or `person:<slug>-2` … when taken."""
-    base = f"person:{ascii_slug(name)}"
+    base = _base(name)
     for n in range(1, MAX_REF_TRIES + 1):
         ref = base if n == 1 else f"{base}-{n}"
         if ref not in taken:
@@ -119,7 +125,7 @@ def new_ref(name: str, taken: set[str]) -> str:
 
 
 def _candidates(name: str) -> list[str]:
-    base = f"person:{ascii_slug(name)}"
+    base = _base(name)
     return [base, *(f"{base}-{n}" for n in range(2, MAX_REF_TRIES + 1))]
 
 
@@ -168,11 +174,15 @@ def upsert_contact(db: Database, principal: Principal, identities: list[str], na
     if not writes:  # a re-sync of what is known: no proposal, no system time spent
         return ContactUpsert(contact=get_contact(db, principal.owner, ref), run_id=run, commit=CommitResult(),
                              unchanged=True)
-    ops: list[Any] = [p.MergeEntities(entity=o.ref, into=ref, reason="same contact identity") for o in plan.merge]
-    ops.append(p.UpsertEntity(ref=ref, kind="person", canonical_name=plan.target.name if plan.target else label,
-                              external_id=external_id))
-    ops += [p.AddAlias(ref=ref, alias=i.value, namespace=i.namespace, valid_from=observed_at) for i in plan.add]
-    proposal = p.MemoryMutationProposal(run_id=run, proposed_by="contacts", operations=ops)
+    try:
+        ops: list[Any] = [p.MergeEntities(entity=o.ref, into=ref, reason="same contact identity")
+                          for o in plan.merge]
+        ops.append(p.UpsertEntity(ref=ref, kind="person", canonical_name=plan.target.name if plan.target else label,
+                                  external_id=external_id))
+        ops += [p.AddAlias(ref=ref, alias=i.value, namespace=i.namespace, valid_from=observed_at) for i in plan.add]
+        proposal = p.MemoryMutationProposal(run_id=run, proposed_by="contacts", operations=ops)
+    except ValidationError as exc:  # a name, external id or run id too long
+        raise BadInput(describe(exc), code="INVALID_OPERATION") from None
 
     def suggest(conn: psycopg.Connection[Any], result: CommitResult) -> None:
         target = entities.resolve(conn, ref, follow=False)

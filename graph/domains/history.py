@@ -102,8 +102,8 @@ def held_for(segments: list[Segment], value: Any, at: datetime, minutes: float) 
     wanted = key(value)
     for run in coalesce([s for s in segments if key(s.value) == wanted]):
         if run.start <= at < _end(run.end):
-            return Held(held=run.start <= at - timedelta(minutes=minutes), since=run.start, until=run.end,
-                        minutes_held=(at - run.start).total_seconds() / 60)
+            held = (at - run.start).total_seconds() / 60
+            return Held(held=held >= minutes, since=run.start, until=run.end, minutes_held=held)
     return Held(held=False, since=None, until=None, minutes_held=0.0)
 
 
