@@ -78,6 +78,7 @@ class ErrorCode(StrEnum):
     RECORDED_AT_IN_FUTURE = "RECORDED_AT_IN_FUTURE"
     TIME_OUT_OF_RANGE = "TIME_OUT_OF_RANGE"
     STORED_TIME_OUT_OF_RANGE = "STORED_TIME_OUT_OF_RANGE"
+    BAD_IDENTITY = "BAD_IDENTITY"
     # the curator's chat intake
     INVALID_TURN = "INVALID_TURN"
     BAD_LANGUAGE = "BAD_LANGUAGE"
@@ -149,6 +150,7 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.BUSY: (_R, "The request's database budget is spent or no connection was free; retry later."),
     ErrorCode.TIME_OUT_OF_RANGE: (_I, "A time lies outside 0001-01-02..9999-12-30 UTC."),
     ErrorCode.STORED_TIME_OUT_OF_RANGE: (_S, "A stored time outside the range was shown clamped (beside the data)."),
+    ErrorCode.BAD_IDENTITY: (_I, "A contact identity is not namespace:value of its kind (e-mail, phone, handle)."),
     ErrorCode.INVALID_TURN: (_I, "A chat turn (or its tool calls) failed validation."),
     ErrorCode.BAD_LANGUAGE: (_I, "The language must be en or de."),
     ErrorCode.BAD_WATERMARK: (_I, "The curator's watermark names no turn of the chat."),

@@ -44,6 +44,8 @@ def state_loader(info: Info[Any, Any]) -> DataLoader[str, EntityState | None]:
 class ReviewItemKind(Enum):
     PENDING_FACT = "pending_fact"
     CONFLICT = "conflict"
+    OVERDUE = "overdue"
+    BLOCKED = "blocked"
     MERGE_SUGGESTION = "merge_suggestion"
 
 

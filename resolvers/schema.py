@@ -36,6 +36,7 @@ from resolvers.console import ConsoleQuery
 from resolvers.context import RequireToken, SoftErrors
 from resolvers.curator import CuratorMutation, CuratorQuery
 from resolvers.curator_records import CuratorRecordQuery
+from resolvers.domains import DomainsMutation, DomainsQuery
 from resolvers.error_types import ErrorCode
 from resolvers.errors import format_errors
 from resolvers.explorer import ExplorerQuery
@@ -50,9 +51,9 @@ from resolvers.scalars import SCALAR_MAP
 from resolvers.sync import SyncMutation
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
-                                  GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery)
+                                  GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery, DomainsQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
-                                     SyncMutation, CodemodeMutation)
+                                     SyncMutation, CodemodeMutation, DomainsMutation)
 MAX_DEPTH = 12
 
 

@@ -32,6 +32,11 @@ PHRASES: dict[Lang, dict[str, str]] = {
         "answers_no": ", no → {no}",
         "notice_user": "{about}: you said {previous} before, now {current} — updating.",
         "notice_other": "{about}: I had {previous} before, now {current} — updating.",
+        "overdue": "{name} ({ref}) was due {due} and is still {status} — is it done?",
+        "blocked": "{name} ({ref}) is blocked by {blocker} ({blocker_ref}), still {status} — is {blocker} done?",
+        "open": "open",
+        "in_progress": "in progress",
+        "waiting": "waiting",
     },
     "de": {
         "about": "{genitive} {predicate}{where}",
@@ -48,6 +53,11 @@ PHRASES: dict[Lang, dict[str, str]] = {
         "answers_no": ", nein → {no}",
         "notice_user": "{about}: du hattest vorher {previous} gesagt, jetzt {current} — ich aktualisiere das.",
         "notice_other": "{about}: ich hatte vorher {previous}, jetzt {current} — ich aktualisiere das.",
+        "overdue": "{name} ({ref}) war am {due} fällig und ist noch {status} — ist es erledigt?",
+        "blocked": "{name} ({ref}) wartet auf {blocker} ({blocker_ref}), noch {status} — ist {blocker} erledigt?",
+        "open": "offen",
+        "in_progress": "in Arbeit",
+        "waiting": "wartend",
     },
 }
 
@@ -70,6 +80,11 @@ def genitive(name: str) -> str:
 
 def say(lang: Lang, key: str, **fields: Any) -> str:
     return PHRASES[lang][key].format(**fields)
+
+
+def status_word(lang: Lang, status: str) -> str:
+    """A commitment's status in the owner's language (statuses without a word are shown as stored)."""
+    return PHRASES[lang].get(status, status) if status in ("open", "in_progress", "waiting") else status
 
 
 def about(lang: Lang, name: str, predicate: str, scope: str | None) -> str:

@@ -1,7 +1,9 @@
 """What the owner is asked, and told: the bundled review message and correction notices.
 
-`pending_review` gathers pending facts (a conflict when they contradict an active functional value) and
-merge suggestions (alike names of one kind) into ONE chat-ready message, each numbered item mapped to the
+`pending_review` gathers pending facts (a conflict when they contradict an active functional value),
+open commitments that are overdue or blocked by an open one (graph/domains/commitments.py) and merge
+suggestions (contacts that may be one, graph/domains/contacts.py; alike names of one kind) into ONE
+chat-ready message, each numbered item mapped to the
 mutation its answer triggers (a "no" to a merge suggestion dismisses the pair for good; a pair that was
 dismissed, or merged and split again, is not suggested again). `correction_notices` tells a chat that a
 value it knew was replaced ("you said X before, now Y — updating"); a new learning with no prior value
@@ -12,20 +14,22 @@ Rendering is pure (`render_review`, `notice_text`, `show`); the queries live in 
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, Field
 
 from curator import metrics
+from graph.domains import commitments, contacts
+from graph.domains.commitments import Attention
 from graph.governance import phrases
 from graph.governance.phrases import Lang, say
 from graph.platform.db import Database
 from graph.reads.temporal import EntityStateView, FactView
 from graph.sql import load
 
-ItemKind = Literal["pending_fact", "conflict", "merge_suggestion"]
+ItemKind = Literal["pending_fact", "conflict", "overdue", "blocked", "merge_suggestion"]
 MERGE_SIMILARITY = (0.4, 0.8)  # below: different things; above: the curator links them by itself
 RECENT_ENTITIES = 200  # merge suggestions compare only the entities touched most recently
 SKIP_KINDS = ["chat"]  # chats are alike by construction ("Chat 2024-05-01"), never duplicates
@@ -95,6 +99,21 @@ def pending_item(number: int, row: dict[str, Any], lang: Lang = "en") -> ReviewI
                       conflicting_fact_id=row["conflict_id"], entity_refs=[row["subject_ref"]])
 
 
+def attention_item(number: int, a: Attention, lang: Lang = "en") -> ReviewItem:
+    """An overdue commitment (yes: it is done) or an open blocker of one (yes: the blocker is done)."""
+    c = a.commitment
+    if a.blocker is None:
+        due = c.due_value if isinstance(c.due_value, str) else show("literal", c.due_value, None)
+        question = say(lang, "overdue", name=c.name, ref=c.ref, due=due, status=phrases.status_word(lang, c.status))
+        return ReviewItem(number=number, kind="overdue", question=question, entity_refs=[c.ref],
+                          yes=Action(mutation="setCommitmentStatus", args={"ref": c.ref, "status": "done"}))
+    b = a.blocker
+    question = say(lang, "blocked", name=c.name, ref=c.ref, blocker=b.name, blocker_ref=b.ref,
+                   status=phrases.status_word(lang, b.status))
+    return ReviewItem(number=number, kind="blocked", question=question, entity_refs=[c.ref, b.ref],
+                      yes=Action(mutation="setCommitmentStatus", args={"ref": b.ref, "status": "done"}))
+
+
 def merge_item(number: int, row: dict[str, Any], lang: Lang = "en") -> ReviewItem:
     """The newer entity is suggested to merge into the older, established one."""
     a, b = ("a", "b") if row["a_created"] >= row["b_created"] else ("b", "a")
@@ -123,9 +142,12 @@ def pair_key(row: dict[str, Any]) -> frozenset[UUID]:
 
 
 def build_review(pending: list[dict[str, Any]], candidates: list[dict[str, Any]], limit: int,
-                 lang: Lang = "en") -> Review:
-    """Items numbered from 1: pending facts and conflicts first (oldest first), then merge suggestions."""
+                 lang: Lang = "en", attention: list[Attention] | None = None) -> Review:
+    """Items numbered from 1: pending facts and conflicts first (oldest first), then overdue and blocked
+    commitments, then merge suggestions."""
     items = [pending_item(i + 1, row, lang) for i, row in enumerate(pending[:limit])]
+    for a in (attention or [])[: max(0, limit - len(items))]:
+        items.append(attention_item(len(items) + 1, a, lang))
     seen: set[frozenset[UUID]] = set()
     for row in candidates:
         if len(items) >= limit:
@@ -142,9 +164,12 @@ def pending_review(db: Database, owner: str, limit: int = 20) -> Review:
         candidates = conn.execute(load("gov_review_merge_candidates"), {
             "skip_kinds": SKIP_KINDS, "recent": RECENT_ENTITIES, "low": MERGE_SIMILARITY[0],
             "high": MERGE_SIMILARITY[1], "limit": 2 * limit}).fetchall()
+        contact_pairs = contacts.suggestion_rows(conn, 2 * limit)  # strong and same-name signals first
+        attention = commitments.attention(conn, datetime.now(UTC))
         lang = phrases.owner_language(conn)
     metrics.set_review_queue_depth(owner, len(pending))  # as far as it was counted (up to `limit`)
-    return build_review([dict(r) for r in pending], [dict(r) for r in candidates], limit, lang)
+    return build_review([dict(r) for r in pending], contact_pairs + [dict(r) for r in candidates], limit, lang,
+                        attention)
 
 
 def notice_text(row: dict[str, Any], lang: Lang = "en") -> str:
