@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psycopg
 
-from cli import console, intents, mcp, worker
+from cli import console, intents, mcp, retention, worker
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
@@ -217,7 +217,8 @@ COMMANDS["cypher"] = console.run
 COMMANDS["intents"] = intents.run
 COMMANDS["worker"] = worker.run
 COMMANDS["mcp"] = mcp.run
-EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp.add_parser]
+COMMANDS["retention"] = retention.run
+EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp.add_parser, retention.add_parser]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
