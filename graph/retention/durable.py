@@ -9,7 +9,6 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from pydantic import BaseModel, Field
 from temporalio import activity, workflow
 from temporalio.client import (
     Client,
@@ -26,6 +25,8 @@ from temporalio.client import (
 from temporalio.common import RetryPolicy
 
 with workflow.unsafe.imports_passed_through():
+    from pydantic import BaseModel, Field
+
     from graph.platform.db import Database
     from graph.retention import job
     from graph.settings import Settings
