@@ -207,3 +207,16 @@ def test_cli_dry_run(db: Database, world: World, monkeypatch: pytest.MonkeyPatch
     assert "would prune" in out
     assert err.startswith("retention: 1/") and f"{world.owner}: {SENSOR} temperature" in err  # plain: not a TTY
     assert _texts(db, world.owner) == world.texts_first
+
+
+def test_rollup_is_found_by_search_world_memory(db: Database, world: World) -> None:
+    """The same through the public search, once the finder (branch `finder`: memories in searchWorldMemory)
+    is merged; on a main without it there is nothing to call yet."""
+    pytest.importorskip("graph.finder", reason="searchWorldMemory finds memories only with the finder merged")
+    from graph.agent import search
+    with db.owner_tx(world.owner, read_only=True) as conn:
+        assert conn.execute("SELECT count(*) AS n FROM facts WHERE predicate = 'temperature' AND valid_to <= %s",
+                            [world.edge]).fetchone() == {"n": 0}
+    hits = search.search_world_memory(db, world.owner, "living room temperature evenings").hits
+    memories = [m for m in (getattr(h, "memory", None) for h in hits) if m is not None]
+    assert any(m.source_kind == "rollup" and "evenings ~21.8" in m.text for m in memories), hits
