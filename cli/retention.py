@@ -37,22 +37,23 @@ class Progress:
 
 
 def render(report: job.Report, window_days: int) -> list[str]:
-    verb = "would " if report.dry_run else ""
-    lines = [f"retention {'dry run' if report.dry_run else 'run'}: edge {report.edge.isoformat()} "
+    lines = [f"retention {'dry run' if report.dry_run else 'run'}: edge {report.edge.isoformat(timespec='seconds')} "
              f"(window {window_days} days)"]
     for o in report.owners:
         lines.append(f"owner {o.owner}")
         lines.append(f"  permanent: {o.permanent_rows} fact rows, never pruned")
         readings = sum(s.readings for s in o.series)
+        rolled, pruned = ("would roll up into", "would prune") if report.dry_run else ("rolled up into", "pruned")
         lines.append(f"  windowed facts: {len(o.series)} series-months, {o.windowed_rows} rows ({readings} readings) "
-                     f"-> {verb}roll up into {len(o.series)} rollups, {verb}prune "
+                     f"-> {rolled} {len(o.series)} rollups, {pruned} "
                      f"{o.windowed_rows if report.dry_run else o.pruned} rows")
         for s in o.series:
             result = s.error or (f"pruned {s.pruned}" if not report.dry_run else "would prune")
             lines.append(f"    {s.series}: {s.rows} rows, {s.readings} readings: {result}")
         for month, n in sorted(o.event_months.items()):
-            lines.append(f"  windowed events: {month}: {n} observed events -> {verb}roll up; "
-                         f"partition {verb}dropped once every owner in it is rolled up")
+            then = ("would be dropped once every owner in it is rolled up" if report.dry_run
+                    else "rolled up; its partition goes once every owner in it is")
+            lines.append(f"  windowed events: {month}: {n} observed events -> {then}")
         if not o.series and not o.event_months:
             lines.append("  windowed: nothing behind the edge")
     for month, n in sorted(report.dropped.items()):
