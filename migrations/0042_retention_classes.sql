@@ -37,6 +37,10 @@ ALTER TABLE facts
 -- 0007), one sequential scan of facts per pruned row.
 CREATE INDEX facts_superseded_by ON facts (superseded_by_fact_id) WHERE superseded_by_fact_id IS NOT NULL;
 CREATE INDEX facts_invalidated_by ON facts (invalidated_by_fact_id) WHERE invalidated_by_fact_id IS NOT NULL;
+-- wm_retention_held (0043) asks per candidate row whether a suppression marker or a merge holds it.
+CREATE INDEX suppression_markers_fact ON suppression_markers (fact_id);
+CREATE INDEX entity_merge_moves_old ON entity_merge_moves (old_id) WHERE old_id IS NOT NULL;
+CREATE INDEX entity_merge_moves_new ON entity_merge_moves (new_id) WHERE new_id IS NOT NULL;
 -- The retention job's scan: an owner's windowed rows by series.
 CREATE INDEX facts_windowed ON facts (owner_sub, subject_id, predicate, valid_from)
     WHERE retention_class = 'windowed';

@@ -134,18 +134,24 @@ CREATE FUNCTION wm_retention_prunable(retention_class text, source text, memory_
        AND status IN ('active', 'superseded') AND object_kind = 'literal'
        AND ((valid_to IS NOT NULL AND valid_to <= edge) OR (superseded_at IS NOT NULL AND superseded_at <= edge));
 
--- Whether something that is not windowed holds on to a fact row: a non-windowed row linking to it (a
--- correction of an observation), a suppression marker, a merge's list of moved rows. Such a row stays.
-CREATE FUNCTION wm_retention_held(fact_id uuid) RETURNS boolean
-    LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN EXISTS (SELECT 1 FROM facts k WHERE k.retention_class <> 'windowed'
-                   AND (k.supersedes_fact_id = fact_id OR k.superseded_by_fact_id = fact_id
-                        OR k.invalidated_by_fact_id = fact_id))
-        OR EXISTS (SELECT 1 FROM suppression_markers s WHERE s.fact_id = wm_retention_held.fact_id)
-        OR EXISTS (SELECT 1 FROM entity_merge_moves m WHERE m.item = 'fact' AND fact_id IN (m.old_id, m.new_id));
+-- The windowed fact rows nothing permanent holds on to: no non-windowed row links to them (a correction of
+-- an observation), no suppression marker, no merge's list of moved rows. A view (security_invoker, so the
+-- owner policy applies) rather than a function, so the planner turns the checks into anti-joins: as a
+-- function called per row it took 60 us a row (bench.retention_bench).
+CREATE VIEW retention_unheld_facts WITH (security_invoker = true) AS
+SELECT f.*
+FROM facts f
+WHERE f.retention_class = 'windowed'
+  AND NOT EXISTS (SELECT 1 FROM facts k WHERE k.supersedes_fact_id = f.id AND k.retention_class <> 'windowed')
+  AND NOT EXISTS (SELECT 1 FROM facts k WHERE k.superseded_by_fact_id = f.id AND k.retention_class <> 'windowed')
+  AND NOT EXISTS (SELECT 1 FROM facts k WHERE k.invalidated_by_fact_id = f.id AND k.retention_class <> 'windowed')
+  AND NOT EXISTS (SELECT 1 FROM suppression_markers s WHERE s.fact_id = f.id)
+  AND NOT EXISTS (SELECT 1 FROM entity_merge_moves m WHERE m.item = 'fact' AND m.old_id = f.id)
+  AND NOT EXISTS (SELECT 1 FROM entity_merge_moves m WHERE m.item = 'fact' AND m.new_id = f.id);
+GRANT SELECT ON retention_unheld_facts TO worldmem_app;
 
 -- Delete the given rows of one rolled-up series and month: only rows that are still prunable and not
--- held (above), and only if the series' rollup (and its
+-- held (retention_unheld_facts), and only if the series' rollup (and its
 -- projection, embedded or pending) was written in this very transaction, so the source is never gone
 -- before its summary exists. SECURITY DEFINER: the app has no DELETE on facts.
 CREATE FUNCTION wm_retention_prune_facts(series_key text, ids uuid[], edge timestamptz) RETURNS bigint
@@ -170,13 +176,14 @@ BEGIN
             USING ERRCODE = 'check_violation';
     END IF;
     month_start := r.month::timestamp AT TIME ZONE 'UTC';
-    DELETE FROM facts f
-    WHERE f.owner_sub = wm_owner() AND f.id = ANY (ids)
-      AND f.subject_id = r.subject_id AND f.predicate = r.predicate
-      AND f.valid_from >= month_start AND f.valid_from < month_start + interval '1 month'
-      AND wm_retention_prunable(f.retention_class, f.source, f.memory_type, f.reason, f.status, f.object_kind,
-                                f.valid_to, f.superseded_at, edge)
-      AND NOT wm_retention_held(f.id);
+    DELETE FROM facts d
+    WHERE d.id IN (
+        SELECT f.id FROM retention_unheld_facts f
+        WHERE f.owner_sub = wm_owner() AND f.id = ANY (ids)
+          AND f.subject_id = r.subject_id AND f.predicate = r.predicate
+          AND f.valid_from >= month_start AND f.valid_from < month_start + interval '1 month'
+          AND wm_retention_prunable(f.retention_class, f.source, f.memory_type, f.reason, f.status, f.object_kind,
+                                    f.valid_to, f.superseded_at, edge));
     GET DIAGNOSTICS n = ROW_COUNT;
     RETURN n;
 END

@@ -1,7 +1,7 @@
 """A sensor's windowed history for the retention tests: three readings a day for 60 days (window: 30 days),
 imported week by week (system time = the end of each week, as a feed would have delivered them), marked
 windowed the way the sync API marks integration-observed state; plus the owner's own words about the sensor
-(permanent)."""
+(permanent), and one of their corrections."""
 
 from __future__ import annotations
 
@@ -56,4 +56,10 @@ def load_sensor(db: Database, owner: str, now: datetime, days: int = DAYS) -> da
         at = start + timedelta(days=min(week + 7, days) - 1, hours=23, minutes=59)
         result = commit_proposal(db, who, proposal, recorded_at=at, on_commit=windowed(proposal.run_id))
         assert not result.rejected, result.rejected
+    # The owner corrects one old reading: the user's row (permanent) names the windowed row it split, which
+    # therefore stays; the pieces left of that row come back with the default class (the job re-marks them).
+    fix = MemoryMutationProposal(run_id="owner-fix", operations=[AssertFact(
+        subject=SENSOR, predicate="temperature", value=25.0, valid_from=start + timedelta(days=3, hours=16),
+        valid_to=start + timedelta(days=3, hours=17))])
+    assert not commit_proposal(db, who, fix, recorded_at=start + timedelta(days=days)).rejected
     return start

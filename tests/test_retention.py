@@ -90,27 +90,34 @@ def world(db: Database) -> World:
 
 def test_dry_run_reports_per_owner_and_class_and_changes_nothing(world: World) -> None:
     mine = world.dry.owners[0]
-    assert mine.owner == world.owner and mine.permanent_rows == 1
+    assert mine.owner == world.owner and mine.permanent_rows == 2  # the note and the correction
     assert len(mine.series) >= 2 and all(s.pruned == 0 for s in mine.series)
     assert world.rows_after_dry_run == world.rows_before
     assert mine.windowed_rows == world.first.owners[0].pruned  # what it said is what the run did
     from cli.retention import render
     lines = render(world.dry, WINDOW_DAYS)
     assert lines[0].startswith("retention dry run: edge ")
-    assert "  permanent: 1 fact rows, never pruned" in lines
+    assert "  permanent: 2 fact rows, never pruned" in lines
     assert any(line.startswith(f"    {SENSOR} temperature ") and line.endswith("would prune") for line in lines)
 
 
 def test_run_prunes_only_windowed_rows_behind_the_edge(db: Database, world: World) -> None:
     rows = _rows(db, world.owner)
     assert world.first.owners[0].pruned > 100
-    assert rows["standard/user"] == world.rows_before["standard/user"] == 1  # the owner's note stays
-    windowed = "windowed/integration:homeassistant"
-    assert rows[windowed] == world.rows_before[windowed] - world.first.owners[0].pruned
+    assert rows["standard/user"] == world.rows_before["standard/user"] == 2  # the note and the correction stay
+    # the pieces the correction split off came back as 'standard'; the job marked them windowed again
+    assert world.rows_before["standard/integration:homeassistant"] == 2
+    assert "standard/integration:homeassistant" not in rows
+    fed = world.rows_before["windowed/integration:homeassistant"] + 2
+    assert rows["windowed/integration:homeassistant"] == fed - world.first.owners[0].pruned
     with db.owner_tx(world.owner, read_only=True) as conn:
         assert facts.plan(conn, world.edge) == []  # nothing prunable is left
-        oldest = conn.execute("SELECT min(valid_to) AS t FROM facts WHERE retention_class = 'windowed'").fetchone()
-    assert oldest is not None and oldest["t"] > world.edge
+        old = conn.execute("SELECT f.retention_class, f.valid_to FROM facts f WHERE f.valid_to <= %s",
+                           [world.edge]).fetchall()
+        held = conn.execute("SELECT f.id FROM facts u JOIN facts f ON f.id = u.supersedes_fact_id "
+                            "WHERE u.source = 'user' AND u.predicate = 'temperature'").fetchall()
+    # behind the edge only the correction and the windowed row it names (held by a permanent row) remain
+    assert sorted(r["retention_class"] for r in old) == ["standard", "windowed"] and len(held) == 1
 
 
 def test_as_of_stays_exact_inside_the_window(db: Database, world: World) -> None:
@@ -171,8 +178,9 @@ def test_rollup_is_found_after_its_raw_rows_are_gone(db: Database, world: World)
     # main can run on the table; after merging the finder, searchWorldMemory is checked the same way below.
     month = world.start + timedelta(days=10)
     with db.owner_tx(world.owner, read_only=True) as conn:
+        behind = [world.start + timedelta(days=5), world.edge - timedelta(days=2)]  # clear of the correction
         raw = conn.execute("SELECT count(*) AS n FROM facts WHERE predicate = 'temperature' AND valid_from "
-                           "< %s", [world.edge - timedelta(days=1)]).fetchone()
+                           ">= %s AND valid_from < %s", behind).fetchone()
         hits = conn.execute("SELECT text, embedding_pending, retention_class, entity_ids FROM memory_projections "
                             "WHERE source_kind = 'rollup' AND to_tsvector('english', text) "
                             "@@ plainto_tsquery('english', 'living room temperature evenings') "
@@ -215,8 +223,9 @@ def test_rollup_is_found_by_search_world_memory(db: Database, world: World) -> N
     pytest.importorskip("graph.finder", reason="searchWorldMemory finds memories only with the finder merged")
     from graph.agent import search
     with db.owner_tx(world.owner, read_only=True) as conn:
-        assert conn.execute("SELECT count(*) AS n FROM facts WHERE predicate = 'temperature' AND valid_to <= %s",
-                            [world.edge]).fetchone() == {"n": 0}
+        raw = conn.execute("SELECT count(*) AS n FROM facts WHERE predicate = 'temperature' AND valid_to <= %s "
+                           "AND valid_from >= %s", [world.edge, world.start + timedelta(days=5)]).fetchone()
+    assert raw == {"n": 0}
     hits = search.search_world_memory(db, world.owner, "living room temperature evenings").hits
     memories = [m for m in (getattr(h, "memory", None) for h in hits) if m is not None]
     assert any(m.source_kind == "rollup" and "evenings ~21.8" in m.text for m in memories), hits

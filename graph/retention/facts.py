@@ -39,6 +39,21 @@ class PruneMismatch(WorldmemError):
     """The database pruned other rows than the rollup counted (a concurrent change): rolled back."""
 
 
+INHERIT_ROUNDS = 20
+
+
+def inherit_class(conn: psycopg.Connection[Any]) -> int:
+    """Mark the committer's split-off pieces of windowed rows windowed (retention_inherit_class); returns
+    the rows marked."""
+    marked = 0
+    for _ in range(INHERIT_ROUNDS):
+        n = conn.execute(load("retention_inherit_class")).rowcount
+        marked += max(n, 0)
+        if n <= 0:
+            break
+    return marked
+
+
 def plan(conn: psycopg.Connection[Any], edge: datetime) -> list[Series]:
     return [Series.model_validate(r) for r in conn.execute(load("retention_fact_series"), {"edge": edge})]
 

@@ -68,9 +68,12 @@ def run(db: Database, options: Options, progress: Progress | None = None) -> Rep
         owners = [options.owner] if options.owner else _owners(conn, months)
     plans: list[tuple[OwnerReport, list[facts.Series]]] = []
     for owner in owners:
-        with db.owner_tx(owner, read_only=True) as conn:
+        with db.owner_tx(owner) as conn, conn.transaction() as changes:
+            facts.inherit_class(conn)
             row = conn.execute(load("retention_permanent_count")).fetchone()
             series = facts.plan(conn, edge)
+            if options.dry_run:
+                raise psycopg.Rollback(changes)  # a dry run reports what the marking would allow, keeps nothing
         mine = {f"{m:%Y-%m}": n[owner] for m, n in months.items() if owner in n}
         plans.append((OwnerReport(owner=owner, permanent_rows=int(row["n"]) if row else 0, event_months=mine), series))
     steps = sum(len(s) + len(o.event_months) for o, s in plans) + (0 if options.dry_run else len(months))

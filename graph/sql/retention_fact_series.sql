@@ -5,11 +5,10 @@
 SELECT f.subject_id, e.ref AS subject_ref, e.canonical_name || ' (' || e.ref || ')' AS label, f.predicate,
        date_trunc('month', f.valid_from AT TIME ZONE 'UTC')::date AS month,
        count(*) AS n, count(*) FILTER (WHERE f.status = 'active') AS readings
-FROM facts f
+FROM retention_unheld_facts f
 JOIN entities e ON e.id = f.subject_id
-WHERE f.owner_sub = wm_owner() AND f.retention_class = 'windowed'
+WHERE f.owner_sub = wm_owner()
   AND wm_retention_prunable(f.retention_class, f.source, f.memory_type, f.reason, f.status, f.object_kind,
                             f.valid_to, f.superseded_at, %(edge)s::timestamptz)
-  AND NOT wm_retention_held(f.id)
 GROUP BY f.subject_id, e.ref, e.canonical_name, f.predicate, 5
 ORDER BY e.ref, f.predicate, 5
