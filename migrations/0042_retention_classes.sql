@@ -12,12 +12,16 @@ SET LOCAL ROLE worldmem_owner;
 ALTER TABLE facts ADD CONSTRAINT facts_retention_class_known
     CHECK (retention_class IN ('standard', 'permanent', 'windowed'));
 
--- Event types carry their class in the registry: a windowed type's events are observations, kept in
--- observed_events (0043, partitioned by month) instead of the causal log world_events.
-ALTER TABLE event_types ADD COLUMN retention_class text NOT NULL DEFAULT 'permanent'
-    CHECK (retention_class IN ('permanent', 'windowed'));
+-- Event types carry their class in the registry ('standard' = permanent, as for facts): a windowed type's
+-- events can be recorded as observations, kept in observed_events (0043, partitioned by month) instead of
+-- the causal log world_events. IF NOT EXISTS: code mode's migration adds the same column with the same
+-- meaning (and a database that already ran it must still take this one).
+ALTER TABLE event_types ADD COLUMN IF NOT EXISTS retention_class text NOT NULL DEFAULT 'standard';
+ALTER TABLE event_types ADD CONSTRAINT event_types_retention_class_known
+    CHECK (retention_class IN ('standard', 'permanent', 'windowed'));
 INSERT INTO event_types (key, name, description, retention_class) VALUES
-    ('observation', 'Observation', 'Observed state from an integration or a sensor (windowed)', 'windowed');
+    ('observation', 'Observation', 'Observed state from an integration or a sensor (windowed)', 'windowed')
+ON CONFLICT (key) DO UPDATE SET retention_class = 'windowed';
 
 -- Pruning deletes windowed rows that older rows of the same series still point at (a truncated reading
 -- names the open row it was split from). Those links become NULL instead of blocking the delete; a row
