@@ -50,11 +50,18 @@ def render(report: job.Report, window_days: int) -> list[str]:
         for s in o.series:
             result = s.error or (f"pruned {s.pruned}" if not report.dry_run else "would prune")
             lines.append(f"    {s.series}: {s.rows} rows, {s.readings} readings: {result}")
+        if o.events:
+            n = sum(e.rows for e in o.events)
+            lines.append(f"  windowed world events: {len(o.events)} series, {n} events -> {rolled} {len(o.events)} "
+                         f"rollups, {pruned} {n if report.dry_run else o.events_pruned} (with their graph vertices)")
+        for e in o.events:
+            result = e.error or (f"pruned {e.pruned}" if not report.dry_run else "would prune")
+            lines.append(f"    {e.series}: {e.rows} events: {result}")
         for month, n in sorted(o.event_months.items()):
             then = ("would be dropped once every owner in it is rolled up" if report.dry_run
                     else "rolled up; its partition goes once every owner in it is")
             lines.append(f"  windowed events: {month}: {n} observed events -> {then}")
-        if not o.series and not o.event_months:
+        if not o.series and not o.events and not o.event_months:
             lines.append("  windowed: nothing behind the edge")
     for month, n in sorted(report.dropped.items()):
         lines.append(f"partition {month}: dropped ({n} rows)")
@@ -74,7 +81,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         database.close()
     print("\n".join(render(report, options.window_days)))
-    failed = [s for o in report.owners for s in o.series if s.error]
+    failed = [s for o in report.owners for s in o.series + o.events if s.error]
     return 1 if failed else 0
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import psycopg
 import pytest
 
-from curator.proposal import MemoryMutationProposal, UpsertEntity
+from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
+from graph.age.doctor import check
 from graph.errors import BadInput
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
@@ -109,3 +111,38 @@ def test_the_current_month_is_never_dropped(db: Database) -> None:
     with pytest.raises(psycopg.errors.CheckViolation, match="has not ended"), \
             db.connection() as conn, conn.transaction():
         observed.drop_month(conn, month_of(datetime.now(UTC)))
+
+
+def test_windowed_world_events_are_rolled_up_and_pruned_with_their_mirror(db: Database, test_db_url: str) -> None:
+    owner = _owner()
+    august = datetime(2020, 8, 3, tzinfo=UTC)
+    ops: list[Any] = [
+        UpsertEntity(ref=DOOR, kind="device", canonical_name="Front door"),
+        RecordEvent(event_type="user_message", occurred_at=august, summary="is the door shut?", external_ref="ask"),
+        RecordEvent(event_type="observation", occurred_at=august + timedelta(minutes=1), target=DOOR,
+                    summary="closed", caused_by="ask", causation_kind="direct", external_ref="seen-1"),
+        RecordEvent(event_type="observation", occurred_at=august + timedelta(days=1), target=DOOR, summary="closed"),
+        RecordEvent(event_type="observation", occurred_at=august + timedelta(days=2), target=DOOR, summary="open",
+                    external_ref="seen-3"),
+        AssertFact(subject=DOOR, predicate="description", value="the door sticks", valid_from=august,
+                   caused_by_event="seen-3")]  # a fact names seen-3 as its cause: it stays
+    proposal = MemoryMutationProposal(run_id="door", operations=ops)
+    assert not commit_proposal(db, owner_principal(owner), proposal).rejected
+    dry = _run_dry(db, owner)
+    assert [(e.series, e.rows) for e in dry.owners[0].events] == [
+        ("observation Front door (device:front-door) 2020-08", 2)]
+    report = _run(db, owner)
+    assert report.owners[0].events_pruned == 2
+    with db.owner_tx(owner, read_only=True) as conn:
+        left = sorted(r["summary"] for r in conn.execute("SELECT summary FROM world_events"))
+        texts = [r["text"] for r in conn.execute("SELECT text FROM memory_projections WHERE source_kind = 'rollup'")]
+    assert left == ["is the door shut?", "open"]  # the user's message (permanent) and the held observation
+    assert texts == ["2 observation events about Front door (device:front-door), 2020-08 (08-03 to 08-04): "
+                     "mostly 'closed' (100 %)"]
+    doctor = check(test_db_url)  # the AGE mirror lost the same vertex and its CAUSED edge
+    assert doctor.ok, doctor.problems
+    assert _run(db, owner).owners[0].events == []
+
+
+def _run_dry(db: Database, owner: str) -> job.Report:
+    return job.run(db, job.Options(owner=owner, window_days=30, dry_run=True))

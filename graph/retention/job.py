@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from graph.governance.phrases import owner_language
 from graph.platform.db import Database
-from graph.retention import facts, observed
+from graph.retention import facts, observed, world
 from graph.retention.classes import month_over, window_edge
 from graph.sql import load
 
@@ -40,6 +40,7 @@ class OwnerReport(BaseModel):
     owner: str
     permanent_rows: int = 0
     series: list[SeriesReport] = Field(default_factory=list)
+    events: list[SeriesReport] = Field(default_factory=list, description="Windowed world events, per series")
     event_months: dict[str, int] = Field(default_factory=dict, description="YYYY-MM -> observed events")
 
     @property
@@ -49,6 +50,10 @@ class OwnerReport(BaseModel):
     @property
     def pruned(self) -> int:
         return sum(s.pruned for s in self.series)
+
+    @property
+    def events_pruned(self) -> int:
+        return sum(s.pruned for s in self.events)
 
 
 class Report(BaseModel):
@@ -66,17 +71,19 @@ def run(db: Database, options: Options, progress: Progress | None = None) -> Rep
     with db.connection() as conn, conn.transaction():
         months = {m: observed.owners(conn, m) for m in observed.months(conn) if month_over(m, edge)}
         owners = [options.owner] if options.owner else _owners(conn, months)
-    plans: list[tuple[OwnerReport, list[facts.Series]]] = []
+    plans: list[tuple[OwnerReport, list[facts.Series], list[world.EventSeries]]] = []
     for owner in owners:
         with db.owner_tx(owner) as conn, conn.transaction() as changes:
             facts.inherit_class(conn)
             row = conn.execute(load("retention_permanent_count")).fetchone()
             series = facts.plan(conn, edge)
+            events = world.plan(conn, edge)
             if options.dry_run:
                 raise psycopg.Rollback(changes)  # a dry run reports what the marking would allow, keeps nothing
         mine = {f"{m:%Y-%m}": n[owner] for m, n in months.items() if owner in n}
-        plans.append((OwnerReport(owner=owner, permanent_rows=int(row["n"]) if row else 0, event_months=mine), series))
-    steps = sum(len(s) + len(o.event_months) for o, s in plans) + (0 if options.dry_run else len(months))
+        report_ = OwnerReport(owner=owner, permanent_rows=int(row["n"]) if row else 0, event_months=mine)
+        plans.append((report_, series, events))
+    steps = sum(len(s) + len(e) + len(o.event_months) for o, s, e in plans) + (0 if options.dry_run else len(months))
     done = 0
 
     def step(what: str) -> None:
@@ -85,7 +92,7 @@ def run(db: Database, options: Options, progress: Progress | None = None) -> Rep
         if progress:
             progress(done, steps, what)
 
-    for owner_report, series in plans:
+    for owner_report, series, events in plans:
         report.owners.append(owner_report)
         for s in series:
             item = SeriesReport(series=f"{s.subject_ref} {s.predicate} {s.month:%Y-%m}", rows=s.n, readings=s.readings)
@@ -93,12 +100,18 @@ def run(db: Database, options: Options, progress: Progress | None = None) -> Rep
             if not options.dry_run:
                 item.pruned, item.error = _prune(db, owner_report.owner, s, edge)
             step(f"{owner_report.owner}: {item.series}")
+        for e in events:
+            item = SeriesReport(series=f"{e.event_type} {e.label or '-'} {e.month:%Y-%m}", rows=e.n, readings=e.n)
+            owner_report.events.append(item)
+            if not options.dry_run:
+                item.pruned, item.error = _prune(db, owner_report.owner, e, edge)
+            step(f"{owner_report.owner}: {item.series}")
         for m in [m for m in months if f"{m:%Y-%m}" in owner_report.event_months]:
             if not options.dry_run:
                 with db.owner_tx(owner_report.owner) as conn:
                     observed.roll_up_month(conn, m, owner_language(conn))
             step(f"{owner_report.owner}: observed events {m:%Y-%m}")
-        if not options.dry_run and (owner_report.pruned or owner_report.event_months):
+        if not options.dry_run and (owner_report.pruned or owner_report.events_pruned or owner_report.event_months):
             with db.owner_tx(owner_report.owner) as conn:
                 conn.execute(load("retention_edge_put"), {"edge": edge})
     if not options.dry_run:
@@ -115,10 +128,13 @@ def _owners(conn: psycopg.Connection[dict[str, object]], months: dict[date, dict
     return sorted(found)
 
 
-def _prune(db: Database, owner: str, s: facts.Series, edge: datetime) -> tuple[int, str | None]:
+def _prune(db: Database, owner: str, s: facts.Series | world.EventSeries, edge: datetime) -> tuple[int, str | None]:
     try:
         with db.owner_tx(owner) as conn:
-            return facts.roll_up_and_prune(conn, s, edge, owner_language(conn)), None
+            lang = owner_language(conn)
+            if isinstance(s, facts.Series):
+                return facts.roll_up_and_prune(conn, s, edge, lang), None
+            return world.roll_up_and_prune(conn, s, edge, lang), None
     except facts.PruneMismatch as exc:
         return 0, str(exc)
 
