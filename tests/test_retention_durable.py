@@ -35,8 +35,9 @@ def test_the_schedule_runs_the_job(db: Database, settings: Settings, temporal: s
         client = await connect(tsettings)
         async with Worker(client, task_queue=tsettings.temporal_task_queue, workflows=[RetentionRun],
                           activities=RetentionActivities(db).all()):
-            await ensure_schedule(client, tsettings, schedule_id)
-            await ensure_schedule(client, tsettings, schedule_id)  # a second worker start updates it
+            # only this owner: the job must not prune what other tests of the session keep
+            await ensure_schedule(client, tsettings, schedule_id, owner)
+            await ensure_schedule(client, tsettings, schedule_id, owner)  # a second worker start updates it
             handle = client.get_schedule_handle(schedule_id)
             await handle.trigger()
             for _ in range(300):

@@ -39,6 +39,7 @@ RETRY = RetryPolicy(initial_interval=timedelta(seconds=10), backoff_coefficient=
 
 class RunInput(BaseModel):
     window_days: int = Field(default=90, ge=1)
+    owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
     activity_timeout_s: float = 3600.0
 
 
@@ -62,7 +63,7 @@ class RetentionActivities:
 
     @activity.defn(name=ACTIVITY)
     async def run(self, inp: RunInput) -> RunSummary:
-        report = await asyncio.to_thread(job.run, self.db, job.Options(window_days=inp.window_days))
+        report = await asyncio.to_thread(job.run, self.db, job.Options(window_days=inp.window_days, owner=inp.owner))
         return summary(report)
 
     def all(self) -> list[Callable[..., Any]]:
@@ -79,17 +80,18 @@ class RetentionRun:
         return result
 
 
-def schedule(settings: Settings) -> Schedule:
+def schedule(settings: Settings, owner: str | None = None) -> Schedule:
     return Schedule(
-        action=ScheduleActionStartWorkflow(WORKFLOW, RunInput(window_days=settings.retention_window_days),
+        action=ScheduleActionStartWorkflow(WORKFLOW, RunInput(window_days=settings.retention_window_days, owner=owner),
                                            id=f"{SCHEDULE_ID}-run", task_queue=settings.temporal_task_queue),
         spec=ScheduleSpec(intervals=[ScheduleIntervalSpec(every=timedelta(hours=settings.retention_every_hours))]),
         policy=SchedulePolicy(overlap=ScheduleOverlapPolicy.SKIP))
 
 
-async def ensure_schedule(client: Client, settings: Settings, schedule_id: str = SCHEDULE_ID) -> None:
-    """Create the schedule, or bring an existing one up to the current settings."""
-    wanted = schedule(settings)
+async def ensure_schedule(client: Client, settings: Settings, schedule_id: str = SCHEDULE_ID,
+                          owner: str | None = None) -> None:
+    """Create the schedule (every owner, or only `owner`), or bring an existing one up to the settings."""
+    wanted = schedule(settings, owner)
     try:
         await client.create_schedule(schedule_id, wanted)
     except ScheduleAlreadyRunningError:
