@@ -15,6 +15,7 @@ from graph.platform import embedded
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.errors import PlatformError
+from graph.retention.durable import ensure_schedule
 from graph.settings import Settings
 
 
@@ -42,5 +43,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _serve(settings: Settings, curator: Curator) -> None:
     client = await connect(settings)
+    await ensure_schedule(client, settings)  # the retention job, every retention_every_hours
     embedded.progress(f"curator worker on {settings.temporal_address}, task queue {settings.temporal_task_queue}")
     await worker(client, settings, curator).run()

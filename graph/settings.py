@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     curator_activity_timeout_s: float = Field(
         default=180.0, description="A curator activity (on Temporal) not done by then is retried on another worker.")
     temporal_task_queue: str = "worldmem-curator"
+    retention_window_days: int = Field(
+        default=90, ge=1, le=36_500, description="Windowed data (observed state) is kept in full this many days.")
+    retention_every_hours: float = Field(
+        default=24.0, gt=0, description="How often the Temporal schedule runs the retention job.")
     curator_quota_tokens_per_day: int = Field(
         default=500_000, ge=0, description="Curator LLM tokens an owner's bucket refills per day.")
     curator_quota_burst: int = Field(

@@ -224,15 +224,29 @@ class Fact:
         return cls(**data)
 
 
+@strawberry.type(description="Said when a read reaches behind the retention edge: windowed (observed) rows "
+                              "older than `edge` were rolled up into summaries and pruned")
+class RetentionNotice:
+    edge: datetime = strawberry.field(description="Windowed rows before this instant were rolled up and pruned")
+    message: str = strawberry.field(description="What this means for the answer, in the owner's language (de/en)")
+    summaries: list[str] = strawberry.field(description="The entity's rollups of the month asked about")
+
+
 @strawberry.type(description="What is believed about one entity for one point of world time")
 class EntityState:
     ref: str
     kind: str
     name: str
     facts: list[Fact]
+    retention: RetentionNotice | None = strawberry.field(
+        default=None, description="Set when the time asked lies before the retention edge and this entity's "
+                                  "observed values there were rolled up: the answer falls back to summaries")
 
     @classmethod
     def from_view(cls, s: EntityStateView | None) -> EntityState | None:
         if s is None:
             return None
-        return cls(ref=s.ref, kind=s.kind, name=s.name, facts=[Fact.from_view(f) for f in s.facts])
+        notice = (RetentionNotice(edge=s.retention.edge, message=s.retention.message,
+                                  summaries=s.retention.summaries) if s.retention else None)
+        return cls(ref=s.ref, kind=s.kind, name=s.name, facts=[Fact.from_view(f) for f in s.facts],
+                   retention=notice)

@@ -14,6 +14,7 @@ from curator.durable.activities import CuratorActivities
 from curator.durable.types import SIGNAL, WORKFLOW, ChatInput, workflow_id
 from curator.durable.workflow import CuratorChat
 from curator.pipeline import Curator
+from graph.retention.durable import RetentionActivities, RetentionRun
 from graph.settings import Settings
 
 CONNECT_TIMEOUT = timedelta(seconds=5)
@@ -43,5 +44,6 @@ async def signal_turn(client: Client, settings: Settings, owner: str, chat_id: s
 
 def worker(client: Client, settings: Settings, curator: Curator) -> Worker:
     acts = CuratorActivities(curator)
-    return Worker(client, task_queue=settings.temporal_task_queue, workflows=[CuratorChat],
-                  activities=acts.all(), graceful_shutdown_timeout=timedelta(seconds=5))
+    retention = RetentionActivities(curator.db)  # the retention schedule's workflow (graph.retention.durable)
+    return Worker(client, task_queue=settings.temporal_task_queue, workflows=[CuratorChat, RetentionRun],
+                  activities=acts.all() + retention.all(), graceful_shutdown_timeout=timedelta(seconds=5))

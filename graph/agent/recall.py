@@ -21,6 +21,7 @@ from graph.agent.render import About, Statement, day
 from graph.agent.search import EXACT, find, now, statement
 from graph.platform.db import Database
 from graph.reads.temporal import FactView, Question, answer
+from graph.retention import notice
 from graph.sql import load
 
 MAX_FACTS = 500
@@ -125,6 +126,9 @@ def _ask(db: Database, owner: str, ref: str, q: Question) -> About:
         if about.entity is None:
             return about
         rows = answer(conn, about.entity.id, q)
+        retention = notice.for_read(conn, about.entity.id, q.valid_time, q.system_time)
+    if retention is not None:
+        about.notice = "\n".join([retention.message, *(f"  {text}" for text in retention.summaries)])
     subject = about.entity.ref
     about.statements = [Statement(subject=subject, functional=r["functional"], fact=FactView.from_row(r))
                         for r in rows]

@@ -119,6 +119,8 @@ class About(BaseModel):
     candidates: list[EntityMatch] = Field(default_factory=list, description="When the name was ambiguous")
     heading: str | None = Field(default=None, description="What the statements are, e.g. a history")
     message: str | None = None
+    notice: str | None = Field(default=None, description="Said after the facts, e.g. that a read reaches "
+                                                         "behind the retention edge (graph.retention.notice)")
 
 
 def source_icon(source: str) -> str:
@@ -285,4 +287,6 @@ def about_text(about: About, empty: str = "(no current facts)") -> str:
     if about.heading:
         lines.append(about.heading)
     lines += facts_block(about.statements, empty)
+    if about.notice:
+        lines.append(about.notice)
     return "\n".join(lines)

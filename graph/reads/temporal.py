@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.platform.db import Database
+from graph.retention.notice import RetentionNotice, for_read
 from graph.sql import load
 
 
@@ -59,6 +60,8 @@ class EntityStateView(BaseModel):
     kind: str
     name: str
     facts: list[FactView]
+    retention: RetentionNotice | None = Field(
+        default=None, description="Set when the read reaches behind the retention edge (graph.retention)")
 
 
 def aware(t: datetime, name: str) -> datetime:
@@ -126,8 +129,9 @@ def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView |
         if entity is None:
             return None
         rows = answer(conn, entity.id, q)
+        notice = for_read(conn, entity.id, q.valid_time, q.system_time)
     return EntityStateView(ref=entity.ref, kind=entity.kind, name=entity.canonical_name,
-                           facts=[FactView.from_row(r) for r in rows])
+                           facts=[FactView.from_row(r) for r in rows], retention=notice)
 
 
 def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> EntityStateView | None:

@@ -1,0 +1,100 @@
+"""The retention job on Temporal: workflow `retention:run` (one activity, the same job.run as the CLI's
+inline run) started by the schedule `worldmem-retention` every `retention_every_hours`. The curator's
+worker (`worldmem worker`) registers both and creates (or updates) the schedule when it starts."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from temporalio import activity, workflow
+from temporalio.client import (
+    Client,
+    Schedule,
+    ScheduleActionStartWorkflow,
+    ScheduleAlreadyRunningError,
+    ScheduleIntervalSpec,
+    ScheduleOverlapPolicy,
+    SchedulePolicy,
+    ScheduleSpec,
+    ScheduleUpdate,
+    ScheduleUpdateInput,
+)
+from temporalio.common import RetryPolicy
+
+with workflow.unsafe.imports_passed_through():
+    from pydantic import BaseModel, Field
+
+    from graph.platform.db import Database
+    from graph.retention import job
+    from graph.settings import Settings
+
+WORKFLOW = "retention:run"
+ACTIVITY = "retention.run"
+SCHEDULE_ID = "worldmem-retention"
+RETRY = RetryPolicy(initial_interval=timedelta(seconds=10), backoff_coefficient=2.0, maximum_attempts=5)
+
+
+class RunInput(BaseModel):
+    window_days: int = Field(default=90, ge=1)
+    owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
+    activity_timeout_s: float = 3600.0
+
+
+class RunSummary(BaseModel):
+    owners: int
+    pruned: int
+    dropped: dict[str, int]
+    kept: dict[str, str]
+    errors: list[str]
+
+
+def summary(report: job.Report) -> RunSummary:
+    errors = [f"{o.owner}: {s.error}" for o in report.owners for s in o.series if s.error]
+    return RunSummary(owners=len(report.owners), pruned=sum(o.pruned for o in report.owners),
+                      dropped=report.dropped, kept=report.kept, errors=errors)
+
+
+class RetentionActivities:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @activity.defn(name=ACTIVITY)
+    async def run(self, inp: RunInput) -> RunSummary:
+        report = await asyncio.to_thread(job.run, self.db, job.Options(window_days=inp.window_days, owner=inp.owner))
+        return summary(report)
+
+    def all(self) -> list[Callable[..., Any]]:
+        return [self.run]
+
+
+@workflow.defn(name=WORKFLOW)
+class RetentionRun:
+    @workflow.run
+    async def run(self, inp: RunInput) -> RunSummary:
+        result: RunSummary = await workflow.execute_activity(
+            ACTIVITY, inp, result_type=RunSummary, start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s),
+            retry_policy=RETRY)
+        return result
+
+
+def schedule(settings: Settings, owner: str | None = None) -> Schedule:
+    return Schedule(
+        action=ScheduleActionStartWorkflow(WORKFLOW, RunInput(window_days=settings.retention_window_days, owner=owner),
+                                           id=f"{SCHEDULE_ID}-run", task_queue=settings.temporal_task_queue),
+        spec=ScheduleSpec(intervals=[ScheduleIntervalSpec(every=timedelta(hours=settings.retention_every_hours))]),
+        policy=SchedulePolicy(overlap=ScheduleOverlapPolicy.SKIP))
+
+
+async def ensure_schedule(client: Client, settings: Settings, schedule_id: str = SCHEDULE_ID,
+                          owner: str | None = None) -> None:
+    """Create the schedule (every owner, or only `owner`), or bring an existing one up to the settings."""
+    wanted = schedule(settings, owner)
+    try:
+        await client.create_schedule(schedule_id, wanted)
+    except ScheduleAlreadyRunningError:
+        def update(_: ScheduleUpdateInput) -> ScheduleUpdate:
+            return ScheduleUpdate(schedule=wanted)
+        await client.get_schedule_handle(schedule_id).update(update)

@@ -1,0 +1,147 @@
+"""The retention job: for every owner, roll windowed fact rows behind the window's edge up into rollups and
+prune them; roll each owner's observed events of months wholly behind the edge up, then drop those
+months' partitions. `dry_run` only reports. Safe to run twice: a second run finds nothing left to prune
+(or merges late rows into the existing rollups); a partition whose rows changed since its rollup stays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+
+import psycopg
+from pydantic import BaseModel, Field
+
+from graph.governance.phrases import owner_language
+from graph.platform.db import Database
+from graph.retention import facts, observed, world
+from graph.retention.classes import month_over, window_edge
+from graph.sql import load
+
+Progress = Callable[[int, int, str], None]
+
+
+class Options(BaseModel):
+    window_days: int = Field(default=90, ge=1)
+    dry_run: bool = False
+    owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
+    now: datetime | None = None
+
+
+class SeriesReport(BaseModel):
+    series: str = Field(description="subject ref, predicate and month")
+    rows: int
+    readings: int
+    pruned: int = 0
+    error: str | None = None
+
+
+class OwnerReport(BaseModel):
+    owner: str
+    permanent_rows: int = 0
+    series: list[SeriesReport] = Field(default_factory=list)
+    events: list[SeriesReport] = Field(default_factory=list, description="Windowed world events, per series")
+    event_months: dict[str, int] = Field(default_factory=dict, description="YYYY-MM -> observed events")
+
+    @property
+    def windowed_rows(self) -> int:
+        return sum(s.rows for s in self.series)
+
+    @property
+    def pruned(self) -> int:
+        return sum(s.pruned for s in self.series)
+
+    @property
+    def events_pruned(self) -> int:
+        return sum(s.pruned for s in self.events)
+
+
+class Report(BaseModel):
+    edge: datetime
+    dry_run: bool
+    owners: list[OwnerReport] = Field(default_factory=list)
+    dropped: dict[str, int] = Field(default_factory=dict, description="YYYY-MM -> rows dropped with the partition")
+    kept: dict[str, str] = Field(default_factory=dict, description="YYYY-MM -> why its partition stays")
+
+
+def run(db: Database, options: Options, progress: Progress | None = None) -> Report:
+    now = options.now or datetime.now(UTC)
+    edge = window_edge(now, options.window_days)
+    report = Report(edge=edge, dry_run=options.dry_run)
+    with db.connection() as conn, conn.transaction():
+        months = {m: observed.owners(conn, m) for m in observed.months(conn) if month_over(m, edge)}
+        owners = [options.owner] if options.owner else _owners(conn, months)
+    plans: list[tuple[OwnerReport, list[facts.Series], list[world.EventSeries]]] = []
+    for owner in owners:
+        with db.owner_tx(owner) as conn, conn.transaction() as changes:
+            facts.inherit_class(conn)
+            row = conn.execute(load("retention_permanent_count")).fetchone()
+            series = facts.plan(conn, edge)
+            events = world.plan(conn, edge)
+            if options.dry_run:
+                raise psycopg.Rollback(changes)  # a dry run reports what the marking would allow, keeps nothing
+        mine = {f"{m:%Y-%m}": n[owner] for m, n in months.items() if owner in n}
+        report_ = OwnerReport(owner=owner, permanent_rows=int(row["n"]) if row else 0, event_months=mine)
+        plans.append((report_, series, events))
+    steps = sum(len(s) + len(e) + len(o.event_months) for o, s, e in plans) + (0 if options.dry_run else len(months))
+    done = 0
+
+    def step(what: str) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, steps, what)
+
+    for owner_report, series, events in plans:
+        report.owners.append(owner_report)
+        for s in series:
+            item = SeriesReport(series=f"{s.subject_ref} {s.predicate} {s.month:%Y-%m}", rows=s.n, readings=s.readings)
+            owner_report.series.append(item)
+            if not options.dry_run:
+                item.pruned, item.error = _prune(db, owner_report.owner, s, edge)
+            step(f"{owner_report.owner}: {item.series}")
+        for e in events:
+            item = SeriesReport(series=f"{e.event_type} {e.label or '-'} {e.month:%Y-%m}", rows=e.n, readings=e.n)
+            owner_report.events.append(item)
+            if not options.dry_run:
+                item.pruned, item.error = _prune(db, owner_report.owner, e, edge)
+            step(f"{owner_report.owner}: {item.series}")
+        for m in [m for m in months if f"{m:%Y-%m}" in owner_report.event_months]:
+            if not options.dry_run:
+                with db.owner_tx(owner_report.owner) as conn:
+                    observed.roll_up_month(conn, m, owner_language(conn))
+            step(f"{owner_report.owner}: observed events {m:%Y-%m}")
+        if not options.dry_run and (owner_report.pruned or owner_report.events_pruned or owner_report.event_months):
+            with db.owner_tx(owner_report.owner) as conn:
+                conn.execute(load("retention_edge_put"), {"edge": edge})
+    if not options.dry_run:
+        for m in months:
+            _drop(db, m, report)
+            step(f"partition {m:%Y-%m}")
+    return report
+
+
+def _owners(conn: psycopg.Connection[dict[str, object]], months: dict[date, dict[str, int]]) -> list[str]:
+    found = {str(r["owner_sub"]) for r in conn.execute(load("retention_owners"))}
+    for per_owner in months.values():
+        found |= set(per_owner)
+    return sorted(found)
+
+
+def _prune(db: Database, owner: str, s: facts.Series | world.EventSeries, edge: datetime) -> tuple[int, str | None]:
+    try:
+        with db.owner_tx(owner) as conn:
+            lang = owner_language(conn)
+            if isinstance(s, facts.Series):
+                return facts.roll_up_and_prune(conn, s, edge, lang), None
+            return world.roll_up_and_prune(conn, s, edge, lang), None
+    except facts.PruneMismatch as exc:
+        return 0, str(exc)
+
+
+def _drop(db: Database, m: date, report: Report) -> None:
+    try:
+        with db.connection() as conn, conn.transaction():
+            report.dropped[f"{m:%Y-%m}"] = observed.drop_month(conn, m)
+    except psycopg.errors.CheckViolation as exc:
+        report.kept[f"{m:%Y-%m}"] = (exc.diag.message_primary or str(exc)).removeprefix("retention: ")

@@ -1,0 +1,120 @@
+"""The pure parts of retention: which rows may be pruned (and that the SQL rule agrees with its Python
+twin), the window's months, and the rollup statistics and texts."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from datetime import UTC, date, datetime, timedelta
+
+from cli.retention import Progress
+from graph.platform.db import Database
+from graph.retention import rollup
+from graph.retention.classes import (
+    Row,
+    before_edge,
+    is_permanent,
+    month_of,
+    month_over,
+    next_month,
+    prunable,
+    window_edge,
+)
+
+EDGE = datetime(2026, 6, 1, tzinfo=UTC)
+BEFORE, AFTER = EDGE - timedelta(days=1), EDGE + timedelta(days=1)
+
+
+def _old(retention_class: str, source: str, status: str = "active", **more: str) -> bool:
+    """Whether a row that ended before the edge on both axes may be pruned."""
+    row = Row(retention_class, source, status, valid_to=BEFORE, superseded_at=BEFORE)
+    return prunable(Row(**{**row.__dict__, **more}), EDGE)
+
+
+def test_permanent_rows_are_never_prunable() -> None:
+    assert _old("windowed", "integration:ha")
+    assert not _old("standard", "integration:ha")  # standard (the default) is permanent
+    assert not _old("permanent", "integration:ha")
+    assert not _old("windowed", "user")  # the user's words
+    assert not _old("windowed", "agent", memory_type="preference")  # a curated preference
+    assert not _old("windowed", "agent", reason="turned the heating on")  # an agent action with a reason
+    assert not _old("windowed", "integration:ha", "invalidated")  # a correction
+    assert not _old("windowed", "integration:ha", "pending")
+    assert not _old("windowed", "integration:ha", object_kind="entity")  # a relationship is an AGE edge too
+    assert is_permanent("standard") and is_permanent("permanent") and not is_permanent("windowed")
+
+
+def test_a_row_alive_at_the_edge_on_both_axes_stays() -> None:
+    assert not prunable(Row("windowed", "integration:ha", "active", valid_to=None), EDGE)  # the current value
+    assert not prunable(Row("windowed", "integration:ha", "active", valid_to=AFTER), EDGE)
+    assert not prunable(Row("windowed", "integration:ha", "superseded", valid_to=None, superseded_at=AFTER), EDGE)
+    assert prunable(Row("windowed", "integration:ha", "superseded", valid_to=None, superseded_at=EDGE), EDGE)
+    assert prunable(Row("windowed", "integration:ha", "active", valid_to=EDGE), EDGE)
+
+
+def test_the_sql_rule_is_the_python_rule(db: Database) -> None:
+    cases = [Row(c, s, st, kind, vt, sa, mt, reason)
+             for c, s, st, kind, vt, sa, mt, reason in itertools.product(
+                 ["windowed", "standard"], ["integration:ha", "user"], ["active", "superseded", "invalidated"],
+                 ["literal", "entity"], [None, BEFORE, EDGE, AFTER], [None, BEFORE, AFTER], [None, "preference"],
+                 [None, "because"])]
+    with db.connection() as conn, conn.transaction():
+        for row in cases:
+            got = conn.execute("SELECT wm_retention_prunable(%s, %s, %s, %s, %s, %s, %s, %s, %s) AS p", [
+                row.retention_class, row.source, row.memory_type, row.reason, row.status, row.object_kind,
+                row.valid_to, row.superseded_at, EDGE]).fetchone()
+            assert got is not None and got["p"] == prunable(row, EDGE), row
+    assert len(cases) == 1152
+
+
+def test_months_and_edges() -> None:
+    now = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)
+    assert window_edge(now, 90) == datetime(2026, 9, 1, 18, 0, tzinfo=UTC)
+    assert month_of(datetime(2026, 12, 31, 23, 30, tzinfo=UTC)) == date(2026, 12, 1)
+    assert next_month(date(2026, 12, 1)) == date(2027, 1, 1)
+    assert month_over(date(2026, 8, 1), window_edge(now, 90))
+    assert not month_over(date(2026, 9, 1), window_edge(now, 90))  # the edge's own month stays
+    assert before_edge(EDGE, BEFORE, None) and before_edge(EDGE, AFTER, BEFORE)
+    assert not before_edge(EDGE, AFTER, AFTER) and not before_edge(None, BEFORE, BEFORE)
+
+
+def test_statistics_merge_as_if_counted_at_once() -> None:
+    t = datetime(2026, 7, 1, tzinfo=UTC)
+    readings = [(t + timedelta(hours=h), 18 + h / 4) for h in range(48)] + [(t, "unavailable"), (t, True)]
+    whole = rollup.of_readings(readings)
+    parts = rollup.merge(rollup.of_readings(readings[:20]), rollup.of_readings(readings[20:]))
+    assert parts == whole
+    assert whole.n == 50 and whole.numeric.n == 48 and whole.values == {"unavailable": 1, "True": 1}
+    assert rollup.Stats.model_validate(whole.model_dump(mode="json")) == whole  # stored as jsonb and back
+
+
+def test_the_rollup_text_says_what_was_typical() -> None:
+    t = datetime(2026, 7, 1, tzinfo=UTC)
+    evenings = [(t + timedelta(days=d, hours=20), 21.7) for d in range(10)]
+    nights = [(t + timedelta(days=d, hours=3), 18.0) for d in range(10)]
+    stats = rollup.of_readings(evenings + nights)
+    en = rollup.fact_text("Living room (device:lr)", "temperature", date(2026, 7, 1), stats, "en")
+    assert en == ("Living room (device:lr) temperature, 2026-07, rolled up from 20 observations (07-01 to 07-10): "
+                  "mean 19.8, min 18.0, max 21.7; evenings ~21.7, nights ~18.0")
+    de = rollup.fact_text("Wohnzimmer (device:lr)", "temperature", date(2026, 7, 1), stats, "de")
+    assert de.endswith("Mittel 19,8, min 18,0, max 21,7; abends ~21,7, nachts ~18,0")
+    switch = rollup.of_readings([(t, "on")] * 3 + [(t, "off")])
+    lamp = rollup.fact_text("Lamp", "state", date(2026, 7, 1), switch, "en")
+    assert lamp.endswith("mostly 'on' (75 %), 'off' (25 %)")
+
+
+def test_progress_is_plain_without_a_terminal_and_a_bar_on_one() -> None:
+    plain = io.StringIO()
+    Progress(plain)(1, 3, "demo: sensor 2026-07")
+    assert plain.getvalue() == "retention: 1/3 demo: sensor 2026-07\n"
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    bar = Terminal()
+    progress = Progress(bar)
+    progress(1, 2, "a")
+    progress(2, 2, "b")
+    assert bar.getvalue().startswith("\r[###############...............] 1/2 a")
+    assert bar.getvalue().endswith("\n") and "\r[##############################] 2/2 b" in bar.getvalue()
