@@ -14,7 +14,7 @@ from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
 from curator.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, RecordEvent, UpsertEntity
-from graph.age import mirror
+from graph.age import mirror, mirror_batch
 from graph.errors import InvariantViolation
 from graph.ledger import committer, ops
 from graph.ledger.committer import CommitResult, commit_proposal, payload_hash
@@ -197,6 +197,7 @@ def test_a_mirror_invariant_failure_is_internal(db: Database, owner: str, monkey
     def out_of_step(*_: Any) -> None:
         raise InvariantViolation("graph mirror out of step with the ledger (test)")
     monkeypatch.setattr(mirror, "create_rel", out_of_step)
+    monkeypatch.setattr(mirror_batch, "create_rels", out_of_step)  # the batched path's edges (issue 11)
     with pytest.raises(InvariantViolation):
         commit(db, owner, "r", UpsertEntity(ref="person:you", kind="person", canonical_name="You"),
                AssertFact(subject="person:me", predicate="name", value="A", valid_from=T, evidence=USER),

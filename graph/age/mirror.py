@@ -43,14 +43,18 @@ def update_entity(conn: psycopg.Connection[Any], entity: Entity) -> None:
         "merged_into": str(entity.merged_into_id) if entity.merged_into_id else None})
 
 
+def rel_props(row: dict[str, Any]) -> dict[str, Any]:
+    """The edge properties of one relationship fact row (as inserted), but for its id and owner."""
+    return {"predicate": row["predicate"], "status": row["status"],
+            "subject": str(row["subject_id"]), "object": str(row["object_entity_id"]),
+            "scope": str(row["scope_entity_id"]) if row.get("scope_entity_id") else None,
+            "valid_from": micros(row["valid_from"]), "valid_to": micros(row["valid_to"]),
+            "recorded_at": micros(row["recorded_at"]), "superseded_at": micros(row.get("superseded_at"))}
+
+
 def create_rel(conn: psycopg.Connection[Any], owner: str, row: dict[str, Any]) -> None:
     """Mirror one relationship fact row (as inserted) as a REL edge."""
-    _one(conn, "mirror_create_rel", {
-        "id": str(row["id"]), "owner": owner, "predicate": row["predicate"], "status": row["status"],
-        "subject": str(row["subject_id"]), "object": str(row["object_entity_id"]),
-        "scope": str(row["scope_entity_id"]) if row.get("scope_entity_id") else None,
-        "valid_from": micros(row["valid_from"]), "valid_to": micros(row["valid_to"]),
-        "recorded_at": micros(row["recorded_at"]), "superseded_at": micros(row.get("superseded_at"))})
+    _one(conn, "mirror_create_rel", {"id": str(row["id"]), "owner": owner, **rel_props(row)})
 
 
 def close_rel(conn: psycopg.Connection[Any], fact_id: str, superseded_at: datetime, status: str) -> None:

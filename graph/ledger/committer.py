@@ -25,6 +25,7 @@ from curator.proposal import MemoryMutationProposal
 from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotFound
 from graph.governance import decisions as governance
 from graph.governance import merge
+from graph.ledger import committer_batch
 from graph.ledger.ops import APPLY, OpContext
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import effective_source
@@ -42,6 +43,12 @@ TICK = timedelta(microseconds=1)
 EXPECTED = (BadInput, NotFound, Forbidden, Conflict)
 # Internal failures by kind since the process started (the server logs each one with its traceback).
 INTERNAL_FAILURES: Counter[str] = Counter()
+
+# Proposals of at least this many operations, all of kinds the batch buffers, are applied set-based first.
+BATCHED = True
+BATCH_MIN_OPS = 1
+# Batched attempts that failed on a constraint or the mirror and were repeated one by one (should stay 0).
+BATCH_FALLBACKS: Counter[str] = Counter()
 
 # Every operation's handler: the ledger's own, and the owner's governance (accept, reject, merge, split).
 HANDLERS = {**APPLY, **governance.HANDLERS, **merge.HANDLERS}
@@ -101,35 +108,79 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
     owner = principal.owner
     digest = payload_hash(proposal)
     with db.owner_tx(owner) as conn:
-        clock = _lock_clock(conn)
-        # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
-        stored = conn.execute(load("proposal_get"), {"run_id": proposal.run_id}).fetchone()
+        # One round trip: the owner's clock row (created on first use), locked, and the stored proposal.
+        with conn.pipeline():
+            conn.execute(load("clock_init"))
+            locked = conn.execute(load("clock_lock"))
+            # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
+            found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
+        clock: dict[str, Any] | None = locked.fetchone()
+        assert clock is not None
+        stored = found.fetchone()
         if stored is not None:
             if stored["payload_hash"] not in (digest, _legacy_hash(proposal)):
                 raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
                                code="RUN_ID_REUSED")
             return CommitResult.model_validate({**stored["result"], "replayed": True})
         at = _system_time(clock, recorded_at)
-        tally = _Tally()
-        try:
-            with conn.transaction():
-                ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at,
-                                untrusted=proposal.untrusted)
-                _apply_all(ctx, proposal, tally)
-                if tally.rejected:
-                    raise _RollBack
-        except _RollBack:
-            return CommitResult(rejected=tally.rejected)
+        tally = _batched(conn, principal, proposal, at)
+        if tally is None:
+            tally = _Tally()
+            try:
+                with conn.transaction():
+                    ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at,
+                                    untrusted=proposal.untrusted)
+                    _apply_all(ctx, proposal, tally)
+                    if tally.rejected:
+                        raise _RollBack
+            except _RollBack:
+                return CommitResult(rejected=tally.rejected)
         result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at)
         if on_commit is not None:
             on_commit(conn, result)
-        conn.execute(load("proposal_record"), {
-            "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
-            "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
-        conn.execute(load("clock_advance"), {"at": at})
-        conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
-                                                  "pending": result.pending})
+        with conn.pipeline():  # one round trip before COMMIT
+            conn.execute(load("proposal_record"), {
+                "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
+                "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
+            conn.execute(load("clock_advance"), {"at": at})
+            conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
+                                                      "pending": result.pending})
         return result
+
+
+def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,
+             at: datetime) -> _Tally | None:
+    """Apply the proposal through a Batch (graph/ledger/committer_batch.py), without a savepoint per
+    operation; None (and nothing written) when it is not batchable or any operation was rejected, so the
+    one-by-one path decides every rejection and names the operation of an internal failure."""
+    ops = proposal.operations
+    if not BATCHED or len(ops) < BATCH_MIN_OPS or any(op.op not in committer_batch.BATCHABLE for op in ops):
+        return None
+    tally = _Tally()
+    try:
+        with conn.transaction(), conn.pipeline():
+            batch = committer_batch.Batch(conn, principal.owner, 2 * len(ops))
+            batch.prefetch(ops)
+            ctx = OpContext(batch.as_connection(), principal, proposal.run_id, proposal.chat_id, at,
+                            untrusted=proposal.untrusted)
+            for index, op in enumerate(ops):
+                ctx.op_index = index
+                source = effective_source(principal, op.source)
+                bound = op if source == op.source else op.model_copy(update={"source": source})
+                if HANDLERS[op.op](ctx, bound) == "pending":
+                    tally.pending += 1
+                else:
+                    tally.committed += 1
+                batch.flush_if_full()
+            batch.finish()
+    except EXPECTED:
+        return None
+    except (pg_errors.IntegrityError, InvariantViolation) as exc:
+        # the one-by-one path repeats it and reports it as INTERNAL at its operation, if it is real
+        BATCH_FALLBACKS[type(exc).__name__] += 1
+        log.warning("batched commit failed (%s), repeating one by one: %s", type(exc).__name__, _first_line(exc))
+        return None
+    return tally
 
 
 def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) -> None:
@@ -152,14 +203,6 @@ def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) 
             tally.pending += 1
         else:
             tally.committed += 1
-
-
-def _lock_clock(conn: psycopg.Connection[Any]) -> dict[str, Any]:
-    """The owner's clock row (last_recorded_at, now), locked: one commit per owner at a time."""
-    conn.execute(load("clock_init"))
-    row: dict[str, Any] | None = conn.execute(load("clock_lock")).fetchone()
-    assert row is not None
-    return row
 
 
 def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:

@@ -12,6 +12,7 @@ from pydantic import BaseModel
 
 from graph.age import mirror
 from graph.errors import BadInput, NotFound
+from graph.ledger import committer_batch
 from graph.sql import load
 
 REF = re.compile(r"^(?P<kind>[a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?):(?P<slug>[A-Za-z0-9][A-Za-z0-9_.\-#/@+]*)$")
@@ -54,8 +55,13 @@ def resolve(conn: psycopg.Connection[Any], ref_or_alias: str, *, follow: bool = 
             system_time: datetime | None = None) -> Entity | None:
     """An entity by exact ref, else by an alias believed at `system_time` (now when None) that names
     exactly one entity; with `follow`, the survivor it was merged into as of that system time."""
-    entity = _row(conn.execute(load("entity_by_ref"), {"ref": ref_or_alias}).fetchone())
-    if entity is None:
+    batch = committer_batch.active(conn)
+    known, entity, holders = batch.resolve(ref_or_alias) if batch and system_time is None else (False, None, 0)
+    if known and holders > 1:
+        raise BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities", code="AMBIGUOUS_REF")
+    if not known:
+        entity = _row(conn.execute(load("entity_by_ref"), {"ref": ref_or_alias}).fetchone())
+    if entity is None and not known:
         rows = conn.execute(load("entity_by_alias"), {"alias": ref_or_alias, "system_time": system_time}).fetchall()
         if len(rows) > 1:
             raise BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities",
@@ -75,6 +81,9 @@ def require(conn: psycopg.Connection[Any], ref_or_alias: str) -> Entity:
 
 def create(conn: psycopg.Connection[Any], owner: str, values: dict[str, Any]) -> Entity:
     """Insert an entity (ref, kind, name, description, external_id, at, run_id) and its vertex."""
+    batch = committer_batch.active(conn)
+    if batch is not None:
+        return batch.create_entity(values)
     entity = Entity.model_validate(conn.execute(load("entity_insert"), values).fetchone())
     mirror.create_entity(conn, owner, entity)
     return entity
@@ -83,6 +92,9 @@ def create(conn: psycopg.Connection[Any], owner: str, values: dict[str, Any]) ->
 def rename(conn: psycopg.Connection[Any], owner: str, entity: Entity, values: dict[str, Any]) -> Entity:
     updated = Entity.model_validate(conn.execute(load("entity_update"), {**values, "id": entity.id}).fetchone())
     mirror.update_entity(conn, updated)
+    batch = committer_batch.active(conn)
+    if batch is not None:
+        batch.remember(updated)
     return updated
 
 

@@ -14,6 +14,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from graph.age import mirror
+from graph.ledger import committer_batch
 from graph.ledger.timeline import Belief, Interval
 from graph.sql import load
 
@@ -33,6 +34,9 @@ def value_key(row: dict[str, Any]) -> str:
 def believed(conn: psycopg.Connection[Any], subject_id: UUID, predicate: str,
              scope_id: UUID | None) -> list[dict[str, Any]]:
     """Rows believed now for the key, locked for the rest of the transaction."""
+    batch = committer_batch.active(conn)
+    if batch is not None:
+        return batch.believed(subject_id, predicate, scope_id)
     rows = conn.execute(load("facts_believed_for_update"),
                         {"subject_id": subject_id, "predicate": predicate, "scope_id": scope_id}).fetchall()
     return list(rows)
@@ -52,6 +56,10 @@ def close(conn: psycopg.Connection[Any], ids: list[str], at: datetime, status: s
     """Close the system time of believed rows; their edges follow."""
     if not ids:
         return 0
+    batch = committer_batch.active(conn)
+    buffered = batch.close(ids, at, status, invalidated_by) if batch is not None else None
+    if buffered is not None:
+        return len(buffered)
     closed = conn.execute(load("facts_close"), {"ids": [UUID(i) for i in ids], "at": at, "status": status,
                                                 "invalidated_by": invalidated_by}).fetchall()
     for row in closed:
@@ -61,16 +69,24 @@ def close(conn: psycopg.Connection[Any], ids: list[str], at: datetime, status: s
 
 
 def set_successor(conn: psycopg.Connection[Any], closed_id: str, successor: UUID) -> None:
+    batch = committer_batch.active(conn)
+    if batch is not None:
+        batch.set_successor(UUID(closed_id), successor)
+        return
     conn.execute(load("facts_set_successor"), {"id": UUID(closed_id), "successor": successor})
 
 
 def insert(conn: psycopg.Connection[Any], owner: str, row: dict[str, Any]) -> UUID:
     params = {**row, "object_value": Jsonb(row["object_value"]) if row["object_kind"] == "literal" else None,
               "evidence": Jsonb(row.get("evidence") or {})}
+    edge = row["object_kind"] == "entity" and row["status"] == "active"
+    batch = committer_batch.active(conn)
+    if batch is not None:
+        return batch.insert_fact(params, mirror.rel_props(row) if edge else None)
     result = conn.execute(load("facts_insert"), params).fetchone()
     assert result is not None
     fact_id: UUID = result["id"]
-    if row["object_kind"] == "entity" and row["status"] == "active":
+    if edge:
         mirror.create_rel(conn, owner, {**row, "id": fact_id})
     return fact_id
 

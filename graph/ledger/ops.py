@@ -17,11 +17,10 @@ import psycopg
 
 from curator import proposal as p
 from graph.errors import BadInput, Conflict, Forbidden, NotFound
-from graph.ledger import entities, facts, suppression, trust
+from graph.ledger import committer_batch, entities, facts, registries, suppression, trust
 from graph.ledger.entities import Entity
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
-from graph.ledger.registries import get_entity_kind, get_relation_type
 from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import principal_tier, source_tier
@@ -50,13 +49,32 @@ class OpContext:
         return self.principal.owner
 
 
+def _entity_kind(ctx: OpContext, key: str) -> registries.EntityKind | None:
+    """The registry's kind; a batch asks once per proposal (registration never runs inside a commit)."""
+    batch = committer_batch.active(ctx.conn)
+    if batch is None:
+        return registries.get_entity_kind(ctx.conn, key)
+    if key not in batch.kinds:
+        batch.kinds[key] = registries.get_entity_kind(batch.real, key)
+    return batch.kinds[key]
+
+
+def _relation_type(ctx: OpContext, key: str) -> registries.RelationType | None:
+    batch = committer_batch.active(ctx.conn)
+    if batch is None:
+        return registries.get_relation_type(ctx.conn, key)
+    if key not in batch.relation_types:
+        batch.relation_types[key] = registries.get_relation_type(batch.real, key)
+    return batch.relation_types[key]
+
+
 def _source(op: p._Op) -> str:
     assert op.source is not None, "the committer binds every op's source before its handler runs"
     return op.source
 
 
 def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
-    kind = get_entity_kind(ctx.conn, op.kind)
+    kind = _entity_kind(ctx, op.kind)
     if kind is None:
         raise BadInput(f"unknown entity kind {op.kind!r}", code="UNKNOWN_KIND")
     entities.check_ref(op.ref, op.kind)
@@ -85,13 +103,20 @@ def add_alias(ctx: OpContext, op: p.AddAlias) -> OpOutcome:
 
 def _add_alias(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: datetime,
                source: str) -> None:
-    holders = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
-    if any(h["entity_id"] != entity.id for h in holders):
+    batch = committer_batch.active(ctx.conn)
+    holders = batch.alias_holders(namespace, alias) if batch is not None else None
+    if holders is None:
+        rows = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
+        holders = [h["entity_id"] for h in rows]
+    if any(h != entity.id for h in holders):
         raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
     if not holders:
-        ctx.conn.execute(load("alias_insert"), {
-            "entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
-            "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index})
+        values = {"entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
+                  "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index}
+        if batch is not None:
+            batch.insert_alias(values)
+        else:
+            ctx.conn.execute(load("alias_insert"), values)
 
 
 def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
@@ -104,7 +129,7 @@ def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
     if parsed is None and ":" in ref:
         raise NotFound(f"no entity {ref!r}, and it is not a valid ref: {entities.ref_rules(ref)}",
                        code="UNKNOWN_ENTITY")
-    if parsed is None or get_entity_kind(ctx.conn, parsed[0]) is None:
+    if parsed is None or _entity_kind(ctx, parsed[0]) is None:
         raise NotFound(f"no entity {ref!r} (and it is not a kind:slug ref of a known kind)",
                        code="UNKNOWN_ENTITY")
     upsert_entity(ctx, p.UpsertEntity(ref=ref, kind=parsed[0], canonical_name=parsed[1], source=source))
@@ -118,7 +143,7 @@ def _interval(op: p._Timed) -> Interval:
 
 
 def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> Any:
-    rt = get_relation_type(ctx.conn, op.predicate)
+    rt = _relation_type(ctx, op.predicate)
     if rt is None or rt.state != "active":
         raise BadInput(f"unknown predicate {op.predicate!r}", code="UNKNOWN_PREDICATE")
     if rt.subject_kinds and subject.kind not in rt.subject_kinds:
@@ -153,7 +178,9 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
         "priority": op.priority, "evidence": op.evidence.model_dump() if op.evidence else {},
         "reason": op.reason,
     }
-    suppression.screen(ctx, source, row)
+    batch = committer_batch.active(ctx.conn)
+    if batch is None or batch.live_markers:  # without a live marker, screening neither rejects nor lifts
+        suppression.screen(ctx, source, row)
     if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
         _insert(ctx, row, new, status="pending", supersedes=None)
         return "pending"
@@ -171,7 +198,7 @@ def _route(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, source: str,
 
 
 def _privileged_kind(ctx: OpContext, key: str) -> bool:
-    kind = get_entity_kind(ctx.conn, key)
+    kind = _entity_kind(ctx, key)
     return kind is not None and kind.privileged
 
 

@@ -1,0 +1,87 @@
+"""Committer throughput for bulk proposals (issue 11): facts per second, ledger + AGE mirror, one client.
+
+On a scratch database of its own (created, migrated, dropped): an owner imports people in 500-operation
+proposals through `commit_proposal` (entity, a description fact, a `knows` relationship each: two facts,
+three operations). Rounds alternate between the committer as it is and, with `--baseline`, the committer
+with its batched path switched off (one statement per operation, as before issue 11), each on a fresh
+owner, so both see the same database and the same machine load. `--profile` prints cProfile's top
+entries of one round instead.
+
+    python -m bench.write_bulk [--people 3000] [--rounds 3] [--baseline] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import time
+
+from bench.fresh_data import people, scratch
+from graph.ledger import committer
+from graph.ledger.committer import commit_proposal
+from graph.ledger.tokens import owner_principal
+from graph.platform.db import Database
+from graph.settings import get_settings
+
+
+def import_people(db: Database, owner: str, n: int) -> float:
+    """Commit n people for `owner`; asserted facts (literal and relationship) per second."""
+    proposals = people(n, f"bulk-{owner}")
+    started, facts = time.perf_counter(), 0
+    for proposal in proposals:
+        result = commit_proposal(db, owner_principal(owner), proposal)
+        if result.rejected:
+            raise RuntimeError(f"import rejected: {result.rejected[:3]}")
+        facts += sum(op.op in ("assert_fact", "assert_relationship") for op in proposal.operations)
+    return facts / (time.perf_counter() - started)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.write_bulk", description=__doc__.split("\n")[0])
+    parser.add_argument("--people", type=int, default=3000, help="people per owner (3 operations each)")
+    parser.add_argument("--rounds", type=int, default=3, help="owners imported per variant")
+    parser.add_argument("--baseline", action="store_true", help="alternate with the one-by-one path")
+    parser.add_argument("--profile", action="store_true", help="cProfile one round, print the top entries")
+    args = parser.parse_args(argv)
+    print(f"[write_bulk] load average {os.getloadavg()[0]:.2f} (1 min) at the start", flush=True)
+    with scratch(get_settings()) as (_admin, app):
+        db = Database(app, max_size=2, statement_timeout_ms=120_000)
+        try:
+            import_people(db, "warm-up", 300)
+            if args.profile:
+                profiler = cProfile.Profile()
+                profiler.enable()
+                rate = import_people(db, "profiled", args.people)
+                profiler.disable()
+                print(f"[write_bulk] profiled round: {rate:.0f} facts/s")
+                pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+                pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+                return 0
+            rates: dict[str, list[float]] = {"batched": [], "one by one": []}
+            for i in range(args.rounds):
+                for variant in rates if args.baseline else ["batched"]:
+                    committer.BATCHED = variant == "batched"
+                    rate = import_people(db, f"{variant.replace(' ', '-')}-{i}", args.people)
+                    rates[variant].append(rate)
+                    print(f"[write_bulk] round {i} {variant}: {rate:.0f} facts/s", flush=True)
+            committer.BATCHED = True
+        finally:
+            db.close()
+    for variant, got in rates.items():
+        if got:
+            print(f"[write_bulk] {variant}: median {statistics.median(got):.0f} facts/s over {len(got)} rounds "
+                  f"({', '.join(f'{r:.0f}' for r in got)})")
+    if rates["one by one"]:
+        print(f"[write_bulk] ratio batched / one by one: "
+              f"{statistics.median(rates['batched']) / statistics.median(rates['one by one']):.1f}x")
+    print(f"[write_bulk] batched attempts repeated one by one: {dict(committer.BATCH_FALLBACKS) or 0}")
+    print(f"[write_bulk] load average {os.getloadavg()[0]:.2f} (1 min) at the end")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
