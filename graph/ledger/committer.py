@@ -158,7 +158,7 @@ def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: Memo
         return None
     tally = _Tally()
     try:
-        with conn.transaction(), conn.pipeline():
+        with conn.pipeline(), conn.transaction():
             batch = committer_batch.Batch(conn, principal.owner, 2 * len(ops))
             batch.prefetch(ops)
             ctx = OpContext(batch.as_connection(), principal, proposal.run_id, proposal.chat_id, at,
