@@ -220,9 +220,10 @@ def test_a_batched_mirror_failure_is_repeated_one_by_one(db: Database, owner: st
         raise InvariantViolation("graph mirror out of step with the ledger (test)")
     monkeypatch.setattr(mirror_batch, "create_rels", out_of_step)
     before = committer.BATCH_FALLBACKS["InvariantViolation"]
-    got = commit(db, owner, "r", [AssertRelationship(subject="person:a", predicate="knows", object="person:b",
+    got = commit(db, owner, "r", [UpsertEntity(ref="person:a", kind="person", canonical_name="A"),
+                                  AssertRelationship(subject="person:a", predicate="knows", object="person:b",
                                                      valid_from=T, evidence=EV)])
-    assert got.committed == 1 and committer.BATCH_FALLBACKS["InvariantViolation"] == before + 1
+    assert got.committed == 2 and committer.BATCH_FALLBACKS["InvariantViolation"] == before + 1
     assert not [p for p in check(test_db_url).problems if owner in p]
 
 
