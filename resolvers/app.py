@@ -47,8 +47,9 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        finder = Nudger(database, embedder_for(settings), settings.finder_sweep_s) \
-            if settings.finder_background else None
+        # with Temporal configured the schedule `worldmem-finder` sweeps; the thread only follows commits
+        sweep_s = 0.0 if settings.temporal_address else settings.finder_sweep_s
+        finder = Nudger(database, embedder_for(settings), sweep_s) if settings.finder_background else None
         if finder is not None:
             finder.start()
         app.state.finder = finder

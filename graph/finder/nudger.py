@@ -3,7 +3,8 @@
 A commit through the API nudges it with the owner and the refs the proposal touched; the thread then
 re-projects those entities and embeds what is pending, one owner at a time, in its own transactions. Every
 `interval_s` it also sweeps each owner completely (commits that did not come through the API: the curator,
-imports, governance). Everything here is best effort: an error is logged and retried on the next pass.
+imports, governance); with Temporal configured the schedule `worldmem-finder` sweeps instead (the
+server passes interval 0). Everything here is best effort: an error is logged and retried on the next pass.
 """
 
 from __future__ import annotations
