@@ -15,7 +15,7 @@ from curator import metrics
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
 from graph.finder.embedders import embedder_for
-from graph.finder.nudger import Nudger
+from graph.finder.nudger import Nudger, sweep_interval
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.live import CommitHub
@@ -47,9 +47,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # with Temporal configured the schedule `worldmem-finder` sweeps; the thread only follows commits
-        sweep_s = 0.0 if settings.temporal_address else settings.finder_sweep_s
-        finder = Nudger(database, embedder_for(settings), sweep_s) if settings.finder_background else None
+        finder = Nudger(database, embedder_for(settings), sweep_interval(settings)) \
+            if settings.finder_background else None
         if finder is not None:
             finder.start()
         app.state.finder = finder

@@ -24,6 +24,7 @@ from graph.finder.durable import (
     ReconcileSummary,
     ensure_schedule,
 )
+from graph.finder.nudger import sweep_interval
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -90,3 +91,8 @@ def test_the_schedule_embeds_after_a_commit_as_the_inline_reconcile(db: Database
     assert commit_proposal(db, Principal(owner=inline, kind="owner"), fact).committed == 1
     reconciler.reconcile_owner(db, inline, HashEmbedder())
     assert got == projections(db, inline)
+
+
+def test_the_server_thread_sweeps_only_without_temporal() -> None:
+    assert sweep_interval(Settings(finder_sweep_s=120.0, temporal_address=None)) == 120.0
+    assert sweep_interval(Settings(finder_sweep_s=120.0, temporal_address="localhost:7233")) == 0.0

@@ -16,9 +16,16 @@ import threading
 from graph.finder.embedders import Embedder
 from graph.finder.reconciler import owners, reconcile_owner
 from graph.platform.db import Database
+from graph.settings import Settings
 
 log = logging.getLogger("worldmem.finder")
 MAX_REFS = 2000  # more refs than this in one nudge: sweep the owner instead
+
+
+def sweep_interval(settings: Settings) -> float:
+    """How often the server's thread sweeps every owner: never (0) when Temporal is configured, because the
+    schedule `worldmem-finder` does it then; the thread still follows the commits' nudges."""
+    return 0.0 if settings.temporal_address else settings.finder_sweep_s
 
 
 class Nudger:
