@@ -1,4 +1,5 @@
-"""`worldmem worker`: runs the curator's Temporal worker (workflow `curator:chat:{chat_id}` and its activities).
+"""`worldmem worker`: runs the curator's Temporal worker (workflow `curator:chat:{chat_id}` and its activities),
+plus the schedules `worldmem-retention` and `worldmem-finder` and their workflows.
 
 Needs WORLDMEM_TEMPORAL_ADDRESS and a curator model (WORLDMEM_CURATOR_MODEL or WORLDMEM_CURATOR_BASE_URL).
 """
@@ -11,6 +12,7 @@ import asyncio
 from curator.durable.worker import connect, worker
 from curator.extract import ModelNotConfigured, build_model
 from curator.pipeline import Curator
+from graph.finder import durable as finder_durable
 from graph.platform import embedded
 from graph.platform.connect import role_url
 from graph.platform.db import Database
@@ -44,5 +46,6 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 async def _serve(settings: Settings, curator: Curator) -> None:
     client = await connect(settings)
     await ensure_schedule(client, settings)  # the retention job, every retention_every_hours
+    await finder_durable.ensure_schedule(client, settings)  # the finder's reconciler, every finder_sweep_s
     embedded.progress(f"curator worker on {settings.temporal_address}, task queue {settings.temporal_task_queue}")
     await worker(client, settings, curator).run()

@@ -15,7 +15,7 @@ from curator import metrics
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
 from graph.finder.embedders import embedder_for
-from graph.finder.nudger import Nudger
+from graph.finder.nudger import Nudger, sweep_interval
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.live import CommitHub
@@ -47,7 +47,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        finder = Nudger(database, embedder_for(settings), settings.finder_sweep_s) \
+        finder = Nudger(database, embedder_for(settings), sweep_interval(settings)) \
             if settings.finder_background else None
         if finder is not None:
             finder.start()

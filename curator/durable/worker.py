@@ -14,6 +14,8 @@ from curator.durable.activities import CuratorActivities
 from curator.durable.types import SIGNAL, WORKFLOW, ChatInput, workflow_id
 from curator.durable.workflow import CuratorChat
 from curator.pipeline import Curator
+from graph.finder.durable import FinderActivities, FinderReconcile
+from graph.finder.embedders import embedder_for
 from graph.retention.durable import RetentionActivities, RetentionRun
 from graph.settings import Settings
 
@@ -45,5 +47,8 @@ async def signal_turn(client: Client, settings: Settings, owner: str, chat_id: s
 def worker(client: Client, settings: Settings, curator: Curator) -> Worker:
     acts = CuratorActivities(curator)
     retention = RetentionActivities(curator.db)  # the retention schedule's workflow (graph.retention.durable)
-    return Worker(client, task_queue=settings.temporal_task_queue, workflows=[CuratorChat, RetentionRun],
-                  activities=acts.all() + retention.all(), graceful_shutdown_timeout=timedelta(seconds=5))
+    finder = FinderActivities(curator.db, embedder_for(settings))  # the finder's schedule (graph.finder.durable)
+    return Worker(client, task_queue=settings.temporal_task_queue,
+                  workflows=[CuratorChat, RetentionRun, FinderReconcile],
+                  activities=acts.all() + retention.all() + finder.all(),
+                  graceful_shutdown_timeout=timedelta(seconds=5))

@@ -3,7 +3,8 @@
 A commit through the API nudges it with the owner and the refs the proposal touched; the thread then
 re-projects those entities and embeds what is pending, one owner at a time, in its own transactions. Every
 `interval_s` it also sweeps each owner completely (commits that did not come through the API: the curator,
-imports, governance). Everything here is best effort: an error is logged and retried on the next pass.
+imports, governance); with Temporal configured the schedule `worldmem-finder` sweeps instead (the
+server passes interval 0). Everything here is best effort: an error is logged and retried on the next pass.
 """
 
 from __future__ import annotations
@@ -15,9 +16,16 @@ import threading
 from graph.finder.embedders import Embedder
 from graph.finder.reconciler import owners, reconcile_owner
 from graph.platform.db import Database
+from graph.settings import Settings
 
 log = logging.getLogger("worldmem.finder")
 MAX_REFS = 2000  # more refs than this in one nudge: sweep the owner instead
+
+
+def sweep_interval(settings: Settings) -> float:
+    """How often the server's thread sweeps every owner: never (0) when Temporal is configured, because the
+    schedule `worldmem-finder` does it then; the thread still follows the commits' nudges."""
+    return 0.0 if settings.temporal_address else settings.finder_sweep_s
 
 
 class Nudger:

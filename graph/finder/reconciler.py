@@ -5,7 +5,8 @@ embeds every pending row (or every row embedded by another model: a model change
 and never loses a text). An embedding failure is recorded on the rows (`embedding_error`) and retried on
 the next run; it never reaches a commit, because the reconciler runs in its own transactions, after them.
 `Nudger` is the server's background thread: a commit nudges it with the refs it touched; it also sweeps
-every owner now and then. With Temporal configured the same `reconcile_owner` runs as an activity.
+every owner now and then. With Temporal configured the same `reconcile_owner` runs as an activity
+(`graph/finder/durable.py`, schedule `worldmem-finder`) and the thread only follows the nudges.
 """
 
 from __future__ import annotations

@@ -1,0 +1,115 @@
+"""The finder's reconciler on Temporal: workflow `finder:reconcile` (one activity, the same
+`reconciler.reconcile_owner` as the server's background thread and `worldmem finder reconcile`), for one
+owner or every owner, started by the schedule `worldmem-finder` every `finder_sweep_s`. The curator's worker
+(`worldmem worker`) registers both, builds the embedder once, and creates (or updates) the schedule when it
+starts. An embedding failure is recorded on the rows (as inline) and never fails the workflow; an owner whose
+reconcile raises is listed in `errors` and retried by the next run."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from temporalio import activity, workflow
+from temporalio.client import (
+    Client,
+    Schedule,
+    ScheduleActionStartWorkflow,
+    ScheduleAlreadyRunningError,
+    ScheduleIntervalSpec,
+    ScheduleOverlapPolicy,
+    SchedulePolicy,
+    ScheduleSpec,
+    ScheduleUpdate,
+    ScheduleUpdateInput,
+)
+from temporalio.common import RetryPolicy
+
+with workflow.unsafe.imports_passed_through():
+    from pydantic import BaseModel, Field
+
+    from graph.finder import reconciler
+    from graph.finder.embedders import Embedder
+    from graph.platform.db import Database
+    from graph.settings import Settings
+
+log = logging.getLogger("worldmem.finder")
+WORKFLOW = "finder:reconcile"
+ACTIVITY = "finder.reconcile"
+SCHEDULE_ID = "worldmem-finder"
+RETRY = RetryPolicy(initial_interval=timedelta(seconds=10), backoff_coefficient=2.0, maximum_attempts=5)
+
+
+class ReconcileInput(BaseModel):
+    owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
+    batch: int = Field(default=64, ge=1)
+    activity_timeout_s: float = 3600.0
+
+
+class ReconcileSummary(BaseModel):
+    owners: int
+    projected: int
+    embedded: int
+    failed: int  # rows whose embedding failed (recorded on the rows, retried next run)
+    errors: list[str]  # owners whose reconcile raised (retried next run)
+
+
+class FinderActivities:
+    def __init__(self, db: Database, embedder: Embedder | None) -> None:
+        self.db, self.embedder = db, embedder  # the embedder is built once per worker
+
+    def _reconcile(self, inp: ReconcileInput) -> ReconcileSummary:
+        every = [inp.owner] if inp.owner is not None else reconciler.owners(self.db)
+        out = ReconcileSummary(owners=len(every), projected=0, embedded=0, failed=0, errors=[])
+        for owner in every:
+            try:
+                progress = reconciler.reconcile_owner(self.db, owner, self.embedder, batch=inp.batch)
+            except Exception as exc:  # best effort per owner, as the background thread
+                log.exception("finder: reconciling an owner failed")
+                out.errors.append(f"{owner}: {exc}")
+                continue
+            out.projected += progress.projected
+            out.embedded += progress.embedded
+            out.failed += progress.failed
+        return out
+
+    @activity.defn(name=ACTIVITY)
+    async def reconcile(self, inp: ReconcileInput) -> ReconcileSummary:
+        return await asyncio.to_thread(self._reconcile, inp)
+
+    def all(self) -> list[Callable[..., Any]]:
+        return [self.reconcile]
+
+
+@workflow.defn(name=WORKFLOW)
+class FinderReconcile:
+    @workflow.run
+    async def run(self, inp: ReconcileInput) -> ReconcileSummary:
+        result: ReconcileSummary = await workflow.execute_activity(
+            ACTIVITY, inp, result_type=ReconcileSummary,
+            start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s), retry_policy=RETRY)
+        return result
+
+
+def schedule(settings: Settings, owner: str | None = None) -> Schedule:
+    every = timedelta(seconds=settings.finder_sweep_s if settings.finder_sweep_s > 0 else 300.0)
+    return Schedule(
+        action=ScheduleActionStartWorkflow(WORKFLOW, ReconcileInput(owner=owner, batch=settings.embedding_batch),
+                                           id=f"{SCHEDULE_ID}-run", task_queue=settings.temporal_task_queue),
+        spec=ScheduleSpec(intervals=[ScheduleIntervalSpec(every=every)]),
+        policy=SchedulePolicy(overlap=ScheduleOverlapPolicy.SKIP))
+
+
+async def ensure_schedule(client: Client, settings: Settings, schedule_id: str = SCHEDULE_ID,
+                          owner: str | None = None) -> None:
+    """Create the schedule (every owner, or only `owner`), or bring an existing one up to the settings."""
+    wanted = schedule(settings, owner)
+    try:
+        await client.create_schedule(schedule_id, wanted)
+    except ScheduleAlreadyRunningError:
+        def update(_: ScheduleUpdateInput) -> ScheduleUpdate:
+            return ScheduleUpdate(schedule=wanted)
+        await client.get_schedule_handle(schedule_id).update(update)
