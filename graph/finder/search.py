@@ -28,6 +28,7 @@ log = logging.getLogger("worldmem.finder")
 RRF_K = 60
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 INDEXED_DIMENSIONS = frozenset({384, 512, 768, 1024, 1536})  # HNSW indexes of migration 0039
+EXACT_BELOW = 1000  # an owner with fewer projections is read exactly (all rows sorted by distance)
 Lists = Literal["name", "fact", "text", "meaning"]
 ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
 
@@ -132,10 +133,22 @@ def _nearest(conn: psycopg.Connection[Any], text: str, embedder: Embedder,
         log.warning("query embedding failed, searching by text only: %s", exc)
         return None
     dim = len(vector)
-    if dim in INDEXED_DIMENSIONS:
+    indexed = dim in INDEXED_DIMENSIONS and use_index(
+        conn.execute(load("finder_owner_projections"), {"cap": EXACT_BELOW}).fetchone()["n"])
+    if indexed:
         conn.execute(load("finder_set_search"))
     query = sql.SQL(load("finder_search_vector")).format(dim=sql.Literal(dim))
-    return conn.execute(query, {**params, "model": embedder.name, "embedding": vector_literal(vector)}).fetchall()
+    rows = conn.execute(query, {**params, "model": embedder.name, "embedding": vector_literal(vector)}).fetchall()
+    if indexed:
+        conn.execute(load("finder_reset_search"))
+    return rows
+
+
+def use_index(owner_projections: int) -> bool:
+    """The HNSW index for an owner with many projections; exact distances for a small one (pure). A small
+    owner in a large table would make the index scan wade through other owners' rows (and, capped by
+    hnsw.max_scan_tuples, return fewer than k); its exact scan reads fewer than EXACT_BELOW rows."""
+    return owner_projections >= EXACT_BELOW
 
 
 def _projection_lists(conn: psycopg.Connection[Any], lists: list[tuple[str, list[dict[str, Any]]]],
