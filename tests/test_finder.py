@@ -258,8 +258,9 @@ def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psyco
 
 
 def test_projection_text_and_vector_plans_hold_without_owner_statistics(db: Database, demo: str) -> None:
-    """Full text matches the stored tsvector columns of 0041 (no parsing per row); vector: finder_set_search alone (no enable_seqscan trick) takes the HNSW index although the owner
-    policy is estimated at 0.5 % of the table, where the planner preferred an owner index plus a sort."""
+    """Full text matches the stored tsvector columns of 0041 (no parsing per row); vector: finder_set_search
+    alone (no enable_seqscan trick) takes the HNSW index although the owner policy is estimated at 0.5 % of
+    the table, where the planner preferred an owner index plus a sort."""
     reconciler.reconcile_owner(db, demo, None)
     params = {"query": "feeding times", "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
               "embedding": vector_literal([1.0] + [0.0] * 511)}
@@ -280,6 +281,7 @@ def test_small_owners_are_read_exactly(db: Database, demo: str) -> None:
         counted = conn.execute(load("finder_owner_projections"), {"cap": EXACT_BELOW}).fetchone()
         capped = conn.execute(load("finder_owner_projections"), {"cap": 1}).fetchone()
         total = conn.execute("SELECT count(*)::int AS n FROM memory_projections").fetchone()
+    assert counted is not None and total is not None
     assert counted == total and total["n"] > 1 and capped == {"n": 1}
     assert not use_index(counted["n"]) and not use_index(EXACT_BELOW - 1) and use_index(EXACT_BELOW)
 

@@ -133,8 +133,8 @@ def _nearest(conn: psycopg.Connection[Any], text: str, embedder: Embedder,
         log.warning("query embedding failed, searching by text only: %s", exc)
         return None
     dim = len(vector)
-    indexed = dim in INDEXED_DIMENSIONS and use_index(
-        conn.execute(load("finder_owner_projections"), {"cap": EXACT_BELOW}).fetchone()["n"])
+    owned = conn.execute(load("finder_owner_projections"), {"cap": EXACT_BELOW}).fetchone()
+    indexed = dim in INDEXED_DIMENSIONS and owned is not None and use_index(owned["n"])
     if indexed:
         conn.execute(load("finder_set_search"))
     query = sql.SQL(load("finder_search_vector")).format(dim=sql.Literal(dim))
