@@ -7,7 +7,10 @@ searchWorldMemory, stateAt, neighbors, getEntity and worldContext, round-robin, 
 row-level security. Then a plain ANALYZE and the same reads again. Prints p50/p95 per read in both
 states, their ratio (target: within 2x) and statement timeouts (target: none).
 
-    python -m bench.fresh_owner [--people 3000] [--runs 40] [--baseline] [--trigram-ab ROUNDS]
+    python -m bench.fresh_owner [--people 3000] [--runs 40] [--baseline] [--trigram-ab ROUNDS] [--finder]
+
+--finder: each import is followed by the reconciler (projections, embedded by the offline model) and
+searchWorldMemory embeds its query: all four lists of the hybrid search, as the server runs it.
 """
 
 from __future__ import annotations
@@ -28,12 +31,14 @@ from bench.fresh_data import CITIES, JOBS, description, name, people, ref, scrat
 from graph.agent.recall import get_entity
 from graph.agent.search import search_world_memory
 from graph.agent.world_context import ContextRequest, world_context
+from graph.finder.embedders import Embedder, embedder_for
+from graph.finder.reconciler import reconcile_owner
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.reads.traversal import NeighborQuery, neighbors
-from graph.settings import get_settings
+from graph.settings import Settings, get_settings
 
 OWNER_A, OWNER_B = "fresh-a", "fresh-b"
 BENCH_TIMEOUT_MS = 120_000
@@ -62,13 +67,13 @@ def queries(n: int, rng: random.Random) -> list[str]:
     return out[:n]
 
 
-def cases(db: Database, owner: str, n: int, runs: int) -> dict[str, Case]:
+def cases(db: Database, owner: str, n: int, runs: int, model: Embedder | None = None) -> dict[str, Case]:
     rng = random.Random(16)
     refs = [ref(rng.randrange(n)) for _ in range(runs)]
     now = datetime.now(UTC)
 
     def search(q: str) -> int:
-        return len(search_world_memory(db, owner, q).hits)
+        return len(search_world_memory(db, owner, q, embedder=model).hits)
 
     def state(r: str) -> int:
         found = state_at(db, owner, r, now)
@@ -129,6 +134,15 @@ def trigram_ab(admin: str, db: Database, people: int, runs: int, rounds: int) ->
         + f"; p95 ratio without/with {got['without 0037']['p95'] / got['with 0037']['p95']:.2f}")
 
 
+def project(db: Database, owner: str, model: Embedder | None) -> None:
+    """With --finder: the reconciler's sweep and embedding for `owner` (what the server's nudger does)."""
+    if model is not None:
+        started = time.perf_counter()
+        done = reconcile_owner(db, owner, model)
+        print(f"[fresh] {owner}: {done.embedded} projections embedded in {time.perf_counter() - started:.0f} s",
+              flush=True)
+
+
 def analyze(admin: str) -> float:
     started = time.perf_counter()
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -155,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=40, help="calls per read and state")
     parser.add_argument("--baseline", action="store_true",
                         help="owner_sub statistics as before migration 0036 (plans that flip)")
+    parser.add_argument("--finder", action="store_true", help="project and embed after each import, hybrid search")
     parser.add_argument("--trigram-ab", type=int, default=0, metavar="ROUNDS",
                         help="then searchWorldMemory with and without 0037's indexes, alternating")
     args = parser.parse_args(argv)
@@ -164,14 +179,17 @@ def main(argv: list[str] | None = None) -> int:
             if args.baseline:
                 conn.execute(load("fresh_owner_stats_default"))
         db = Database(app, max_size=2, statement_timeout_ms=BENCH_TIMEOUT_MS)
+        model = embedder_for(Settings(embedding_provider="offline")) if args.finder else None
         try:
             rate_a = import_people(db, OWNER_A, args.people)
+            project(db, OWNER_A, model)
             analyze(admin)
             rate_b = import_people(db, OWNER_B, args.people)
+            project(db, OWNER_B, model)
             print(f"[fresh] imports: A {rate_a:.0f} facts/s, B {rate_b:.0f} facts/s", flush=True)
-            fresh = measure(cases(db, OWNER_B, args.people, args.runs))
+            fresh = measure(cases(db, OWNER_B, args.people, args.runs, model))
             print(f"[fresh] ANALYZE took {analyze(admin):.2f} s", flush=True)
-            analyzed = measure(cases(db, OWNER_B, args.people, args.runs))
+            analyzed = measure(cases(db, OWNER_B, args.people, args.runs, model))
             ok = report(fresh, analyzed)
             if args.trigram_ab:
                 trigram_ab(admin, db, args.people, args.runs, args.trigram_ab)
