@@ -5,5 +5,5 @@
 -- index plus a sort by distance (1.0-1.2 s at 74,000 projections: every embedding read and compared)
 -- over the HNSW index (18 ms warm). finder_reset_search turns sorting back on for the rest of the
 -- transaction.
-SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '80', true),
+SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '200', true),
        set_config('enable_sort', 'off', true)
