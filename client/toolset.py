@@ -125,7 +125,7 @@ def worldmem_toolset(client: WorldmemClient) -> FunctionToolset[Any]:
         return await client.explain_change(ref, predicate, fact_id)
 
     async def search_world_memory(query: str) -> str:
-        """Search names, aliases and current fact values by words (full text and similar spelling).
+        """Search memory by meaning and by words, in German or English: names, aliases, current fact values, summaries.
 
         Args:
             query: a few words, e.g. "vet advice"
