@@ -14,25 +14,14 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio import activity, workflow
-from temporalio.client import (
-    Client,
-    Schedule,
-    ScheduleActionStartWorkflow,
-    ScheduleAlreadyRunningError,
-    ScheduleIntervalSpec,
-    ScheduleOverlapPolicy,
-    SchedulePolicy,
-    ScheduleSpec,
-    ScheduleUpdate,
-    ScheduleUpdateInput,
-)
-from temporalio.common import RetryPolicy
+from temporalio.client import Client, Schedule
 
 with workflow.unsafe.imports_passed_through():
     from pydantic import BaseModel, Field
 
     from graph.finder import reconciler
     from graph.finder.embedders import Embedder
+    from graph.platform import schedules
     from graph.platform.db import Database
     from graph.settings import Settings
 
@@ -40,7 +29,6 @@ log = logging.getLogger("worldmem.finder")
 WORKFLOW = "finder:reconcile"
 ACTIVITY = "finder.reconcile"
 SCHEDULE_ID = "worldmem-finder"
-RETRY = RetryPolicy(initial_interval=timedelta(seconds=10), backoff_coefficient=2.0, maximum_attempts=5)
 
 
 class ReconcileInput(BaseModel):
@@ -90,26 +78,17 @@ class FinderReconcile:
     async def run(self, inp: ReconcileInput) -> ReconcileSummary:
         result: ReconcileSummary = await workflow.execute_activity(
             ACTIVITY, inp, result_type=ReconcileSummary,
-            start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s), retry_policy=RETRY)
+            start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s), retry_policy=schedules.JOB_RETRY)
         return result
 
 
 def schedule(settings: Settings, owner: str | None = None) -> Schedule:
     every = timedelta(seconds=settings.finder_sweep_s if settings.finder_sweep_s > 0 else 300.0)
-    return Schedule(
-        action=ScheduleActionStartWorkflow(WORKFLOW, ReconcileInput(owner=owner, batch=settings.embedding_batch),
-                                           id=f"{SCHEDULE_ID}-run", task_queue=settings.temporal_task_queue),
-        spec=ScheduleSpec(intervals=[ScheduleIntervalSpec(every=every)]),
-        policy=SchedulePolicy(overlap=ScheduleOverlapPolicy.SKIP))
+    return schedules.every(every, WORKFLOW, ReconcileInput(owner=owner, batch=settings.embedding_batch),
+                           f"{SCHEDULE_ID}-run", settings.temporal_task_queue)
 
 
 async def ensure_schedule(client: Client, settings: Settings, schedule_id: str = SCHEDULE_ID,
                           owner: str | None = None) -> None:
     """Create the schedule (every owner, or only `owner`), or bring an existing one up to the settings."""
-    wanted = schedule(settings, owner)
-    try:
-        await client.create_schedule(schedule_id, wanted)
-    except ScheduleAlreadyRunningError:
-        def update(_: ScheduleUpdateInput) -> ScheduleUpdate:
-            return ScheduleUpdate(schedule=wanted)
-        await client.get_schedule_handle(schedule_id).update(update)
+    await schedules.ensure(client, schedule_id, schedule(settings, owner))

@@ -10,23 +10,12 @@ from datetime import timedelta
 from typing import Any
 
 from temporalio import activity, workflow
-from temporalio.client import (
-    Client,
-    Schedule,
-    ScheduleActionStartWorkflow,
-    ScheduleAlreadyRunningError,
-    ScheduleIntervalSpec,
-    ScheduleOverlapPolicy,
-    SchedulePolicy,
-    ScheduleSpec,
-    ScheduleUpdate,
-    ScheduleUpdateInput,
-)
-from temporalio.common import RetryPolicy
+from temporalio.client import Client, Schedule
 
 with workflow.unsafe.imports_passed_through():
     from pydantic import BaseModel, Field
 
+    from graph.platform import schedules
     from graph.platform.db import Database
     from graph.retention import job
     from graph.settings import Settings
@@ -34,7 +23,6 @@ with workflow.unsafe.imports_passed_through():
 WORKFLOW = "retention:run"
 ACTIVITY = "retention.run"
 SCHEDULE_ID = "worldmem-retention"
-RETRY = RetryPolicy(initial_interval=timedelta(seconds=10), backoff_coefficient=2.0, maximum_attempts=5)
 
 
 class RunInput(BaseModel):
@@ -76,25 +64,17 @@ class RetentionRun:
     async def run(self, inp: RunInput) -> RunSummary:
         result: RunSummary = await workflow.execute_activity(
             ACTIVITY, inp, result_type=RunSummary, start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s),
-            retry_policy=RETRY)
+            retry_policy=schedules.JOB_RETRY)
         return result
 
 
 def schedule(settings: Settings, owner: str | None = None) -> Schedule:
-    return Schedule(
-        action=ScheduleActionStartWorkflow(WORKFLOW, RunInput(window_days=settings.retention_window_days, owner=owner),
-                                           id=f"{SCHEDULE_ID}-run", task_queue=settings.temporal_task_queue),
-        spec=ScheduleSpec(intervals=[ScheduleIntervalSpec(every=timedelta(hours=settings.retention_every_hours))]),
-        policy=SchedulePolicy(overlap=ScheduleOverlapPolicy.SKIP))
+    return schedules.every(timedelta(hours=settings.retention_every_hours), WORKFLOW,
+                           RunInput(window_days=settings.retention_window_days, owner=owner),
+                           f"{SCHEDULE_ID}-run", settings.temporal_task_queue)
 
 
 async def ensure_schedule(client: Client, settings: Settings, schedule_id: str = SCHEDULE_ID,
                           owner: str | None = None) -> None:
     """Create the schedule (every owner, or only `owner`), or bring an existing one up to the settings."""
-    wanted = schedule(settings, owner)
-    try:
-        await client.create_schedule(schedule_id, wanted)
-    except ScheduleAlreadyRunningError:
-        def update(_: ScheduleUpdateInput) -> ScheduleUpdate:
-            return ScheduleUpdate(schedule=wanted)
-        await client.get_schedule_handle(schedule_id).update(update)
+    await schedules.ensure(client, schedule_id, schedule(settings, owner))
