@@ -28,7 +28,7 @@ log = logging.getLogger("worldmem.finder")
 RRF_K = 60
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 INDEXED_DIMENSIONS = frozenset({384, 512, 768, 1024, 1536})  # HNSW indexes of migration 0039
-EXACT_BELOW = 1000  # an owner with fewer projections is read exactly (all rows sorted by distance)
+EXACT_BELOW = 10_000  # an owner with fewer projections is read exactly (all rows sorted by distance; 0059)
 Lists = Literal["name", "fact", "text", "meaning"]
 ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
 
@@ -137,11 +137,18 @@ def _nearest(conn: psycopg.Connection[Any], text: str, embedder: Embedder,
     indexed = dim in INDEXED_DIMENSIONS and owned is not None and use_index(owned["n"])
     if indexed:
         conn.execute(load("finder_set_search"))
-    query = sql.SQL(load("finder_search_vector")).format(dim=sql.Literal(dim))
+    name = "finder_search_vector" if indexed else "finder_search_vector_exact"
+    query = sql.SQL(load(name)).format(dim=sql.Literal(dim))
     rows = conn.execute(query, {**params, "model": embedder.name, "embedding": vector_literal(vector)}).fetchall()
     if indexed:
         conn.execute(load("finder_reset_search"))
-    return rows
+    return by_score(rows)
+
+
+def by_score(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows nearest first (pure). The index scan is iterative with relaxed order (finder_set_search), so it
+    may return its k rows slightly out of distance order; fusion counts ranks, so they are put in order."""
+    return sorted(rows, key=lambda r: -r["score"])
 
 
 def use_index(owner_projections: int) -> bool:

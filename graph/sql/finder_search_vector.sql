@@ -2,7 +2,9 @@
 -- the HNSW index of this dimension (migration 0039: the expression and predicate must match it; {dim} is
 -- a validated integer composed with psycopg.sql, never input). The owner filter of row-level security is
 -- applied to the index's candidates; hnsw.iterative_scan (set per transaction) keeps scanning until k rows
--- of the owner are found. With a time range only rows valid during it.
+-- of the owner are found, in relaxed order (the caller sorts by score). Only for an owner with at least
+-- EXACT_BELOW projections; a smaller one is read by finder_search_vector_exact. With a time range only rows
+-- valid during it.
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score
 SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
        (1 - (p.embedding::vector({dim}) <=> %(embedding)s::vector({dim})))::float8 AS score

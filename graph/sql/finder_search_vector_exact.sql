@@ -1,0 +1,15 @@
+-- The %(k)s projections nearest to the query's embedding (cosine), embedded by model %(model)s, computed
+-- exactly over the owner's rows: for an owner with fewer than EXACT_BELOW projections (graph/finder/search.py).
+-- The distance is on the uncast column, which no HNSW index covers (0039 indexes embedding::vector(dim)), so
+-- no plan, custom or generic and prepared on a pooled connection, can turn this into an approximate scan;
+-- finder_search_vector is the indexed twin with its own statement text, hence its own prepared plan.
+-- With a time range only rows valid during it. {dim} is a validated integer composed with psycopg.sql.
+-- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score
+SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
+       (1 - (p.embedding <=> %(embedding)s::vector({dim})))::float8 AS score
+FROM memory_projections p
+WHERE p.owner_sub = wm_owner() AND vector_dims(p.embedding) = {dim} AND p.embedding_model = %(model)s
+  AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
+  AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)
+ORDER BY p.embedding <=> %(embedding)s::vector({dim})
+LIMIT %(k)s
