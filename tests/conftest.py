@@ -25,7 +25,12 @@ TEST_DB = f"worldmem_test_{os.getpid()}"
 
 @pytest.fixture(scope="session")
 def settings() -> Settings:
-    return get_settings()
+    """The environment's settings, except that the servers the tests start never sweep every owner in the
+    background (finder_sweep_s 0: the finder thread follows only the API's commits). A sweep every 300 s
+    would re-project the owners of whatever tests run at that moment: on a slow run it changed search
+    answers between two calls of one test and added statements to counted requests. The sweep has its own
+    tests (tests/test_finder_durable.py)."""
+    return get_settings().model_copy(update={"finder_sweep_s": 0.0})
 
 
 def _drop(conn: psycopg.Connection, name: str) -> None:
