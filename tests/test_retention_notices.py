@@ -131,6 +131,30 @@ def test_get_entity_reads_now_exactly_and_says_nothing(client: TestClient, world
     assert {f["fact"]["predicate"] for f in after["facts"]} == {"note", "temperature"}
 
 
+SERIES = """query($r: String!, $from: DateTime!, $to: DateTime!, $at: DateTime!) {
+  attributeSeries(ref: $r, predicate: "temperature", from: $from, to: $to) {
+    points { value } retention { reason rollups { month text } } }
+  heldFor(ref: $r, predicate: "temperature", value: 21.7, minutes: 60, asOf: $at) { held retention { reason } }
+}"""
+
+
+def test_series_and_held_for_behind_the_edge_say_so(client: TestClient, world: World) -> None:  # noqa: F811
+    old = world.start + timedelta(days=5)
+    span = {"r": SENSOR, "from": old.isoformat(), "to": (old + timedelta(days=2)).isoformat(),
+            "at": (old + timedelta(hours=20, minutes=30)).isoformat()}
+    data = gql(client, world.token, SERIES, span)["data"]
+    assert data["attributeSeries"]["points"] == []  # the raw rows are gone ...
+    [rollup] = data["attributeSeries"]["retention"]["rollups"]  # ... and the month's rollup says what they were
+    assert data["attributeSeries"]["retention"]["reason"] == "AS_OF" and rollup["month"] == f"{old:%Y-%m}-01"
+    assert data["heldFor"] == {"held": False, "retention": {"reason": "AS_OF"}}
+    recent = world.edge + timedelta(days=3)
+    span = {"r": SENSOR, "from": recent.isoformat(), "to": (recent + timedelta(days=2)).isoformat(),
+            "at": recent.replace(hour=20, minute=30).isoformat()}
+    data = gql(client, world.token, SERIES, span)["data"]
+    assert data["attributeSeries"]["points"] and data["attributeSeries"]["retention"] is None
+    assert data["heldFor"]["retention"] is None
+
+
 def test_notices_in_german(db: Database, client: TestClient, world: World) -> None:  # noqa: F811
     register_relation_types(db, DEMO_TYPES)
     german = MemoryMutationProposal(run_id="lang-de", operations=[

@@ -19,7 +19,7 @@ import psycopg
 from pydantic import BaseModel, Field
 
 from graph.governance.phrases import Lang, owner_language
-from graph.retention.classes import before_edge
+from graph.retention.classes import before_edge, month_of, month_start
 from graph.sql import load
 
 Reason = Literal["as_of", "history", "chain"]
@@ -97,3 +97,16 @@ def for_series(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str,
     if row is None or not row["rollups"]:
         return None
     return _notice(conn, reason, row["edge"], row["rollups"], predicate)
+
+
+def for_span(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str, span: tuple[datetime, datetime],
+             system_time: datetime | None = None) -> RetentionNotice | None:
+    """The notice for a read of the series (entity, predicate) over valid time [start, end) (attributeSeries,
+    heldFor): the rollups of the months it covers, when it reaches behind the edge."""
+    row = conn.execute(load("retention_notice_series"), {"subject_id": entity_id, "predicate": predicate}).fetchone()
+    if row is None or not before_edge(row["edge"], span[0], system_time):
+        return None
+    first = month_of(span[0])
+    covered = [r for r in row["rollups"] if first <= date.fromisoformat(r["month"]) and
+               month_start(date.fromisoformat(r["month"])) < span[1]]
+    return _notice(conn, "as_of", row["edge"], covered) if covered else None
