@@ -11,10 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from curator.proposal import AddAlias, MemoryMutationProposal, UpsertEntity
+from graph.errors import Conflict
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
-from graph.retention import job
+from graph.retention import job, observed
 from graph.sql import load
 from tests.gql import client, codes, gql, new_token  # noqa: F401
 
@@ -114,6 +115,10 @@ def test_nothing_is_recorded_behind_the_retention_edge(db: Database, client: Tes
     [why] = body["data"]["recordObservations"]["rejected"]
     assert why["index"] == 1 and why["code"] == "BEHIND_RETENTION_EDGE" and edge.isoformat() in why["message"]
     assert _rows(db, door) == []
+    late = observed.Observation(event_type="observation", occurred_at=edge - timedelta(days=40), source="integration:x")
+    with pytest.raises(Conflict) as refused, db.owner_tx(door) as conn:  # the internal writer refuses it too
+        observed.record(conn, [late])
+    assert refused.value.code == "BEHIND_RETENTION_EDGE" and _rows(db, door) == []
 
 
 def test_recorded_observations_are_rolled_up_behind_the_window(db: Database, client: TestClient,  # noqa: F811
