@@ -108,6 +108,9 @@ class ErrorCode(StrEnum):
     # the sync API (graph/sync)
     DUPLICATE_ENTRY = "DUPLICATE_ENTRY"
     OUT_OF_ORDER = "OUT_OF_ORDER"
+    # retention (graph/retention): observations
+    NOT_WINDOWED = "NOT_WINDOWED"
+    BEHIND_RETENTION_EDGE = "BEHIND_RETENTION_EDGE"
     # the Cypher console
     CONSOLE_ERROR = "CONSOLE_ERROR"
     CONSOLE_SYNTAX = "CONSOLE_SYNTAX"
@@ -200,6 +203,9 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.REGISTERED_BY_OTHER: (_A, "The key was registered by someone else: use it as it is."),
     ErrorCode.DUPLICATE_ENTRY: (_I, "A synced entry repeats an earlier one of the call (or backs the same entity)."),
     ErrorCode.OUT_OF_ORDER: (_S, "A synced entry was observed before the state already stored for it."),
+    ErrorCode.NOT_WINDOWED: (_I, "The event type is not windowed: record it with recordEvent (permanent)."),
+    ErrorCode.BEHIND_RETENTION_EDGE: (_S, "The time lies before the owner's retention edge, where only rollups "
+                                          "are kept."),
     ErrorCode.CONSOLE_ERROR: (_I, "The console refused the query."),
     ErrorCode.CONSOLE_SYNTAX: (_I, "The console query is malformed."),
     ErrorCode.CONSOLE_FORBIDDEN: (_I, "The console query uses something not allowed."),

@@ -14,7 +14,7 @@ from graph.agent import world_context as ctx
 from graph.agent.recall import HIDDEN
 from graph.reads.causality import Effects, Explanation
 from resolvers.codemode_types import BuildResult, ContextConvention
-from resolvers.ledger_types import Fact
+from resolvers.ledger_types import Fact, RetentionNotice
 
 
 @strawberry.type(description="A fact as the agent reads it: its subject, the row, and one line of text")
@@ -71,13 +71,17 @@ class EntityFacts:
     candidates: list[EntityMatch]
     heading: str | None
     message: str | None
+    retention: RetentionNotice | None = strawberry.field(description=(
+        "Set when the read reaches behind the retention edge (a time before it, or a history with pruned rows); "
+        "its message also ends `text`"))
     text: str
 
     @classmethod
     def from_view(cls, a: r.About) -> EntityFacts:
         return cls(query=a.query, entity=EntityMatch.from_view(a.entity) if a.entity else None,
                    aliases=a.aliases, facts=[AgentFact.from_view(s) for s in a.statements],
-                   candidates=_matches(a.candidates), heading=a.heading, message=a.message, text=r.about_text(a))
+                   candidates=_matches(a.candidates), heading=a.heading, message=a.message,
+                   retention=RetentionNotice.from_model(a.retention), text=r.about_text(a))
 
 
 @strawberry.type(description="A summary, rollup or event summary the finder holds: a hint with the time it "
@@ -245,10 +249,13 @@ class ExplanationResult:
     fact: AgentFact | None
     causes: list[ContextEvent] = strawberry.field(description="The causing event first, the root last")
     hypothesis: bool = strawberry.field(description="True when a link of the chain is only inferred")
+    retention: RetentionNotice | None = strawberry.field(description="Set when the chain ends where retention "
+                                                                     "pruned older rows of the series")
     text: str
 
     @classmethod
     def from_view(cls, query: str, x: Explanation | None) -> ExplanationResult:
         return cls(query=query, text=g.explanation_text(query, x), hypothesis=bool(x and x.hypothesis),
+                   retention=RetentionNotice.from_model(x.retention if x else None),
                    fact=AgentFact.from_view(r.Statement(subject=x.subject_ref, fact=x.fact)) if x else None,
                    causes=[ContextEvent.from_view(g.note(c)) for c in x.causes] if x else [])

@@ -11,7 +11,7 @@ from strawberry.scalars import JSON
 from graph.domains import commitments as cm
 from graph.domains import contacts as ct
 from graph.domains import history as hi
-from resolvers.ledger_types import CommitResult
+from resolvers.ledger_types import CommitResult, RetentionNotice
 
 
 @strawberry.type(description="One identity of a contact: a namespaced, bitemporal alias (email, phone, matrix, …)")
@@ -100,12 +100,15 @@ class AttributeSeries:
     predicate: str
     points: list[SeriesPoint]
     truncated: bool = strawberry.field(description="More rows than one answer holds: the earliest are left out")
+    retention: RetentionNotice | None = strawberry.field(description="Set when [from, to) reaches behind the "
+                                                                     "retention edge: the months' rollups")
 
     @classmethod
     def from_model(cls, s: hi.Series) -> AttributeSeries:
         points = [SeriesPoint(value=cast(JSON, p["value"]), valid_from=p["valid_from"], valid_to=p["valid_to"],
                               fact_ids=[strawberry.ID(str(i)) for i in p["fact_ids"]]) for p in s.points]
-        return cls(ref=s.ref, predicate=s.predicate, points=points, truncated=s.truncated)
+        return cls(ref=s.ref, predicate=s.predicate, points=points, truncated=s.truncated,
+                   retention=RetentionNotice.from_model(s.retention))
 
 
 @strawberry.type(description="Whether a value held without a gap for at least the minutes asked, up to asOf")
@@ -114,7 +117,11 @@ class HeldFor:
     since: datetime | None = strawberry.field(description="Start of the value's unbroken run containing asOf")
     until: datetime | None = strawberry.field(description="End of that run (exclusive); null = still open")
     minutes_held: float = strawberry.field(description="Minutes from since to asOf (0 when it does not hold)")
+    retention: RetentionNotice | None = strawberry.field(description="Set when the minutes asked about reach "
+                                                                     "behind the retention edge (the answer may "
+                                                                     "miss pruned rows)")
 
     @classmethod
     def from_model(cls, h: hi.Held) -> HeldFor:
-        return cls(held=h.held, since=h.since, until=h.until, minutes_held=h.minutes_held)
+        return cls(held=h.held, since=h.since, until=h.until, minutes_held=h.minutes_held,
+                   retention=RetentionNotice.from_model(h.retention))

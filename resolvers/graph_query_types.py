@@ -13,7 +13,7 @@ from strawberry.scalars import JSON
 
 from graph.reads import causality as c
 from graph.reads import traversal as t
-from resolvers.ledger_types import Fact
+from resolvers.ledger_types import Fact, RetentionNotice
 
 
 @strawberry.enum(description="Which edges of an entity to follow: outgoing, incoming or both")
@@ -144,6 +144,8 @@ class ChangeExplanation:
     root: CausalEvent | None = strawberry.field(description="Where the chain starts, e.g. the user's message")
     intent: CausalEvent | None = strawberry.field(description="The nearest cause that states an intent")
     hypothesis: bool = strawberry.field(description="True when a link of the chain is only inferred")
+    retention: RetentionNotice | None = strawberry.field(description="Set when the supersedes chain ends where "
+                                                                     "retention pruned older rows of the series")
 
     @classmethod
     def from_model(cls, x: c.Explanation | None) -> ChangeExplanation | None:
@@ -154,4 +156,5 @@ class ChangeExplanation:
                    superseded_by=[Fact.from_view(f) for f in x.superseded_by],
                    causes=[CausalEvent.from_model(e) for e in x.causes],
                    root=CausalEvent.from_model(x.root) if x.root else None,
-                   intent=CausalEvent.from_model(x.intent) if x.intent else None, hypothesis=x.hypothesis)
+                   intent=CausalEvent.from_model(x.intent) if x.intent else None, hypothesis=x.hypothesis,
+                   retention=RetentionNotice.from_model(x.retention))

@@ -21,9 +21,9 @@ from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.committer import Rejected as RejectedOutcome
 from graph.ledger.committer import commit_proposal
 from graph.reads import suggest
-from graph.reads.temporal import fact_history, state_as_known_at, state_at
+from graph.reads.temporal import fact_history, fact_history_retention, state_as_known_at, state_at
 from resolvers.context import blocking, database, principal, require
-from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, to_operation
+from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, RetentionNotice, to_operation
 
 OPERATION = TypeAdapter(Operation)
 
@@ -93,7 +93,8 @@ class LedgerQuery:
         return EntityState.from_view(view)
 
     @strawberry.field(description="Every row ever recorded for (ref, predicate), superseded ones included. "
-                                  "An unknown ref or predicate is an UNKNOWN_REF / UNKNOWN_PREDICATE error")
+                                  "An unknown ref or predicate is an UNKNOWN_REF / UNKNOWN_PREDICATE error. "
+                                  "Rows retention pruned are not listed: ask `factHistoryRetention` beside it")
     async def fact_history(self, info: Info[Any, Any], ref: str, predicate: str) -> list[Fact]:
         who = principal(info)
         rows = await blocking(fact_history, database(info), who.owner, ref, predicate)
@@ -102,6 +103,13 @@ class LedgerQuery:
             if typo is not None:
                 raise typo
         return [Fact.from_view(f) for f in rows]
+
+    @strawberry.field(description="What factHistory(ref, predicate) lacks: set when observed rows of the series "
+                                  "were rolled up and pruned (the edge, a de/en message, the rollups standing in "
+                                  "for them); null when the history is complete or the ref unknown")
+    async def fact_history_retention(self, info: Info[Any, Any], ref: str, predicate: str) -> RetentionNotice | None:
+        notice = await blocking(fact_history_retention, database(info), principal(info).owner, ref, predicate)
+        return RetentionNotice.from_model(notice)
 
 
 @strawberry.type

@@ -5,7 +5,8 @@ Inputs mirror curator.proposal's operations field for field; `to_operation` is t
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
+from enum import Enum
 from typing import Any
 
 import strawberry
@@ -13,6 +14,7 @@ from strawberry.scalars import JSON
 
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.reads.temporal import EntityStateView, FactView
+from graph.retention.notice import RetentionNotice as RetentionModel
 
 
 @strawberry.input(description="What a belief rests on")
@@ -224,12 +226,38 @@ class Fact:
         return cls(**data)
 
 
+@strawberry.enum(description="Why a read carries a retention notice")
+class RetentionReason(Enum):
+    AS_OF = "as_of"
+    HISTORY = "history"
+    CHAIN = "chain"
+
+
+@strawberry.type(description="A rollup standing in for pruned rows: a summary the finder holds")
+class RetentionRollup:
+    projection_id: strawberry.ID = strawberry.field(description="The memory's id (searchWorldMemory's memory.id)")
+    predicate: str | None
+    month: date = strawberry.field(description="The UTC month it summarises")
+    text: str
+
+
 @strawberry.type(description="Said when a read reaches behind the retention edge: windowed (observed) rows "
                               "older than `edge` were rolled up into summaries and pruned")
 class RetentionNotice:
+    reason: RetentionReason = strawberry.field(description="AS_OF: a time before the edge; HISTORY: a series "
+                                                           "with pruned rows; CHAIN: a supersedes chain cut there")
     edge: datetime = strawberry.field(description="Windowed rows before this instant were rolled up and pruned")
     message: str = strawberry.field(description="What this means for the answer, in the owner's language (de/en)")
-    summaries: list[str] = strawberry.field(description="The entity's rollups of the month asked about")
+    summaries: list[str] = strawberry.field(description="The texts of `rollups`")
+    rollups: list[RetentionRollup] = strawberry.field(description="The rollups standing in for the pruned rows")
+
+    @classmethod
+    def from_model(cls, n: RetentionModel | None) -> RetentionNotice | None:
+        if n is None:
+            return None
+        return cls(reason=RetentionReason(n.reason), edge=n.edge, message=n.message, summaries=n.summaries,
+                   rollups=[RetentionRollup(projection_id=strawberry.ID(str(r.projection_id)), predicate=r.predicate,
+                                            month=r.month, text=r.text) for r in n.rollups])
 
 
 @strawberry.type(description="What is believed about one entity for one point of world time")
@@ -246,7 +274,5 @@ class EntityState:
     def from_view(cls, s: EntityStateView | None) -> EntityState | None:
         if s is None:
             return None
-        notice = (RetentionNotice(edge=s.retention.edge, message=s.retention.message,
-                                  summaries=s.retention.summaries) if s.retention else None)
         return cls(ref=s.ref, kind=s.kind, name=s.name, facts=[Fact.from_view(f) for f in s.facts],
-                   retention=notice)
+                   retention=RetentionNotice.from_model(s.retention))

@@ -47,13 +47,14 @@ from resolvers.limits import QueryLimits
 from resolvers.live import LiveSubscription
 from resolvers.operation_guard import OperationGuard, OperationGuardSync
 from resolvers.registry_types import RegistryMutation, RegistryQuery
+from resolvers.retention import RetentionMutation
 from resolvers.scalars import SCALAR_MAP
 from resolvers.sync import SyncMutation
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
                                   GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery, DomainsQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
-                                     SyncMutation, CodemodeMutation, DomainsMutation)
+                                     SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation)
 MAX_DEPTH = 12
 
 

@@ -7,7 +7,15 @@ import io
 import itertools
 from datetime import UTC, date, datetime, timedelta
 
+import psycopg
+import pytest
+
 from cli.retention import Progress
+from curator.proposal import AssertRelationship, MemoryMutationProposal, Operation, UpsertEntity
+from graph.demo import TYPES
+from graph.ledger.committer import commit_proposal
+from graph.ledger.registries import register_relation_types
+from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.retention import rollup
 from graph.retention.classes import (
@@ -118,3 +126,20 @@ def test_progress_is_plain_without_a_terminal_and_a_bar_on_one() -> None:
     progress(2, 2, "b")
     assert bar.getvalue().startswith("\r[###############...............] 1/2 a")
     assert bar.getvalue().endswith("\n") and "\r[##############################] 2/2 b" in bar.getvalue()
+
+
+def test_a_relationship_row_cannot_be_windowed(db: Database) -> None:
+    """Relationships are never pruned (0064: they are the edges traversal reads at any time), so the class
+    may not claim it: the database refuses a windowed relationship row, and keeps literals windowable."""
+    owner = f"rel-{datetime.now(UTC):%H%M%S%f}"
+    register_relation_types(db, TYPES)
+    ops: list[Operation] = [UpsertEntity(ref="person:ann", kind="person", canonical_name="Ann"),
+           UpsertEntity(ref="pet:rex", kind="pet", canonical_name="Rex"),
+           AssertRelationship(subject="person:ann", predicate="owns", object="pet:rex", valid_from=BEFORE)]
+    assert not commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id="r", operations=ops)).rejected
+    with pytest.raises(psycopg.errors.CheckViolation, match="facts_windowed_literal"), db.owner_tx(owner) as conn:
+        conn.execute("UPDATE facts SET retention_class = 'windowed' WHERE object_kind = 'entity'")
+    with db.owner_tx(owner, read_only=True) as conn:
+        row = conn.execute("SELECT count(*) AS n FROM facts WHERE object_kind = 'entity' "
+                           "AND retention_class = 'standard'").fetchone()
+    assert row == {"n": 1}

@@ -126,9 +126,9 @@ def _ask(db: Database, owner: str, ref: str, q: Question) -> About:
         if about.entity is None:
             return about
         rows = answer(conn, about.entity.id, q)
-        retention = notice.for_read(conn, about.entity.id, q.valid_time, q.system_time)
-    if retention is not None:
-        about.notice = "\n".join([retention.message, *(f"  {text}" for text in retention.summaries)])
+        about.retention = notice.for_read(conn, about.entity.id, q.valid_time, q.system_time, q.predicate)
+    if about.retention is not None:
+        about.notice = about.retention.text
     subject = about.entity.ref
     about.statements = [Statement(subject=subject, functional=r["functional"], fact=FactView.from_row(r))
                         for r in rows]

@@ -142,4 +142,6 @@ def explanation_text(query: str, x: Explanation | None) -> str:
         lines.append(f"Evidence: {x.fact.evidence.get('kind', '?')} {x.fact.evidence.get('text', '')!r}")
     if x.hypothesis:
         lines.append("Note: a link of this chain is only inferred (a hypothesis, not a recorded cause).")
+    if x.retention is not None:
+        lines.append(x.retention.text)
     return "\n".join(lines)

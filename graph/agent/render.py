@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from graph.errors import BadInput
 from graph.ledger.trust import INTEGRATION, source_tier
 from graph.reads.temporal import FactView
+from graph.retention.notice import RetentionNotice
 
 SEP = " · "
 USER, AGENT, PLUG = "👤", "🤖", "🔌"
@@ -121,6 +122,7 @@ class About(BaseModel):
     message: str | None = None
     notice: str | None = Field(default=None, description="Said after the facts, e.g. that a read reaches "
                                                          "behind the retention edge (graph.retention.notice)")
+    retention: RetentionNotice | None = Field(default=None, description="The retention notice, typed")
 
 
 def source_icon(source: str) -> str:

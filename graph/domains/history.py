@@ -23,6 +23,8 @@ from graph.ledger import entities
 from graph.ledger.registries import get_relation_type
 from graph.platform.db import Database
 from graph.reads import suggest
+from graph.retention import notice
+from graph.retention.notice import RetentionNotice
 from graph.sql import load
 
 MAX_ROWS = 5000
@@ -43,6 +45,8 @@ class Held(BaseModel):
     since: datetime | None = Field(description="Start of the unbroken run of the value containing asOf")
     until: datetime | None = Field(description="End of that run (exclusive); None = still open")
     minutes_held: float = Field(description="Minutes from `since` to asOf (0 when the value does not hold)")
+    retention: RetentionNotice | None = Field(default=None, description="Set when the minutes asked about reach "
+                                                                        "behind the retention edge")
 
 
 class Series(BaseModel):
@@ -50,6 +54,8 @@ class Series(BaseModel):
     predicate: str
     points: list[dict[str, Any]]
     truncated: bool = False
+    retention: RetentionNotice | None = Field(default=None, description="Set when [from, to) reaches behind the "
+                                                                        "retention edge: the months' rollups")
 
 
 def _plain(value: Any) -> Any:
@@ -108,7 +114,9 @@ def held_for(segments: list[Segment], value: Any, at: datetime, minutes: float) 
 
 
 def _rows(db: Database, owner: str, ref: str, predicate: str, window: tuple[datetime | None, datetime | None],
-          system_time: datetime | None, scope: str | None) -> tuple[str, list[Segment], bool]:
+          system_time: datetime | None, scope: str | None, *,
+          asked: tuple[datetime, datetime]) -> tuple[str, list[Segment], bool, RetentionNotice | None]:
+    """The rows read over `window`, and the retention notice for the span `asked` about."""
     with db.owner_tx(owner, read_only=True) as conn:
         entity = entities.resolve(conn, ref, system_time=system_time)
         if entity is None:
@@ -118,8 +126,9 @@ def _rows(db: Database, owner: str, ref: str, predicate: str, window: tuple[date
         rows = conn.execute(load("history_rows"), {
             "subject_id": entity.id, "predicate": predicate, "scope_id": scope_id, "system_time": system_time,
             "from": window[0], "to": window[1], "limit": MAX_ROWS + 1}).fetchall()
+        retention = notice.for_span(conn, entity.id, predicate, asked, system_time)
     segments = [Segment(r["value"], r["valid_from"], r["valid_to"], (r["id"],)) for r in rows[:MAX_ROWS]]
-    return entity.ref, segments[::-1], len(rows) > MAX_ROWS
+    return entity.ref, segments[::-1], len(rows) > MAX_ROWS, retention
 
 
 def _check_predicate(conn: psycopg.Connection[Any], predicate: str) -> None:
@@ -142,10 +151,11 @@ def attribute_series(db: Database, owner: str, ref: str, predicate: str, start: 
     """The values of (ref, predicate) over [start, end), as believed now or as known at `system_time`."""
     if end <= start:
         raise BadInput("`to` must be after `from`", code="BAD_INTERVAL")
-    subject, segments, truncated = _rows(db, owner, ref, predicate, (start, end), system_time, scope)
+    subject, segments, truncated, retention = _rows(db, owner, ref, predicate, (start, end), system_time, scope,
+                                                    asked=(start, end))
     points = [{"value": s.value, "valid_from": s.start, "valid_to": s.end, "fact_ids": list(s.fact_ids)}
               for s in coalesce(clip(segments, start, end))]
-    return Series(ref=subject, predicate=predicate, points=points, truncated=truncated)
+    return Series(ref=subject, predicate=predicate, points=points, truncated=truncated, retention=retention)
 
 
 def held(db: Database, owner: str, ref: str, predicate: str, value: Any, minutes: float, *,
@@ -154,5 +164,6 @@ def held(db: Database, owner: str, ref: str, predicate: str, value: Any, minutes
     if not 0 < minutes <= MAX_MINUTES:
         raise BadInput(f"minutes must be between 1 and {MAX_MINUTES}", code="BAD_LIMIT")
     when = at or datetime.now(UTC)
-    _, segments, _ = _rows(db, owner, ref, predicate, (None, when + TICK), system_time, scope)
-    return held_for(segments, value, when, minutes)
+    _, segments, _, retention = _rows(db, owner, ref, predicate, (None, when + TICK), system_time, scope,
+                                      asked=(when - timedelta(minutes=minutes), when + TICK))
+    return held_for(segments, value, when, minutes).model_copy(update={"retention": retention})

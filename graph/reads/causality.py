@@ -25,6 +25,8 @@ from graph.platform.db import Database
 from graph.reads import intent
 from graph.reads.temporal import FactView
 from graph.reads.traversal import pipelined
+from graph.retention import notice
+from graph.retention.notice import RetentionNotice
 from graph.sql import load
 
 MAX_DEPTH = 10
@@ -121,6 +123,8 @@ class Explanation(BaseModel):
     root: CausalEvent | None = Field(description="Where the chain starts, e.g. the user's message")
     intent: CausalEvent | None = Field(description="The nearest cause that states an intent")
     hypothesis: bool = Field(description="True when a link of the chain is only inferred")
+    retention: RetentionNotice | None = Field(default=None, description="Set when the supersedes chain ends "
+                                                                        "where retention pruned older rows")
 
 
 def _event(row: dict[str, Any], depth: int) -> CausalEvent:
@@ -240,6 +244,9 @@ def explain_change(db: Database, owner: str, *, fact_id: UUID | None = None, ref
         else:
             depths, (chain,) = _backward(conn, str(row["caused_by_event_id"]), [chain_query])
         causes = _details(conn, depths) if depths else []
+        older = [r for r in chain if r["relation"] == "supersedes"]
+        cut = (older[-1] if older else row)["supersedes_fact_id"] is None  # pruning sets the link to NULL
+        retention = notice.for_series(conn, row["subject_id"], row["predicate"], "chain") if cut else None
     roots = [e for e in causes if e.caused_by_event_id is None or str(e.caused_by_event_id) not in depths]
     return Explanation(
         subject_ref=row["subject_ref"], fact=FactView.from_row(row),
@@ -247,7 +254,7 @@ def explain_change(db: Database, owner: str, *, fact_id: UUID | None = None, ref
         superseded_by=[FactView.from_row(r) for r in chain if r["relation"] == "superseded_by"],
         causes=causes, root=roots[-1] if roots else None,
         intent=next((e for e in causes if e.intent), None),
-        hypothesis=any(e.causation_kind == "inferred" for e in causes),
+        hypothesis=any(e.causation_kind == "inferred" for e in causes), retention=retention,
     )
 
 

@@ -153,3 +153,12 @@ def fact_history(db: Database, owner: str, ref: str, predicate: str) -> list[Fac
         if entity is None:
             return []
         return [FactView.from_row(r) for r in answer(conn, entity.id, q)]
+
+
+def fact_history_retention(db: Database, owner: str, ref: str, predicate: str) -> RetentionNotice | None:
+    """What factHistory(ref, predicate) lacks: the notice when rows of the series were rolled up and pruned
+    (factHistory is a list, fixed by the public contract, so the notice is its own field beside it)."""
+    q = Question.history(predicate)
+    with db.owner_tx(owner, read_only=True) as conn:
+        entity = resolve(conn, ref, q)
+        return None if entity is None else for_read(conn, entity.id, None, None, predicate)

@@ -1,44 +1,112 @@
 """What a read says when it reaches behind the retention edge: windowed rows older than the edge were
-rolled up and pruned, so the answer there is exact only for permanent rows; the rollups of the month asked
-about stand in for the rest (de/en, in the owner's answer language)."""
+rolled up and pruned, so the answer there is exact only for permanent rows; the rollups stand in for the
+rest and the notice points at them (their memory_projections ids, as searchWorldMemory returns them).
+
+Three reads reach there: an as-of read (stateAt, stateAsKnownAt and the agent's twins) about a time before
+the edge, for an entity with rollups (the rollups of the month asked about); a history of a series with
+rollups (factHistory, getFactHistory: every rollup of the series); an explanation whose supersedes chain
+ends at a row naming no predecessor in a series with rollups (pruning sets that link to NULL). Reads about
+now (getEntity, recallFactsAbout, stateAt without a time) never reach behind the edge: the current value of
+a series is never pruned. Every message in the owner's answer language (de/en)."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from datetime import date, datetime
+from typing import Any, Literal
 from uuid import UUID
 
 import psycopg
 from pydantic import BaseModel, Field
 
 from graph.governance.phrases import Lang, owner_language
-from graph.retention.classes import before_edge
+from graph.retention.classes import before_edge, month_of, month_start
 from graph.sql import load
 
-MESSAGES: dict[Lang, str] = {
-    "en": ("This asks about a time before the retention edge ({edge}): observed values older than that were "
-           "rolled up into summaries and their raw rows pruned, so only permanent facts are exact here."),
-    "de": ("Gefragt ist eine Zeit vor der Aufbewahrungsgrenze ({edge}): ältere beobachtete Werte wurden zu "
-           "Zusammenfassungen verdichtet und ihre Rohdaten gelöscht; genau sind hier nur dauerhafte Fakten."),
+Reason = Literal["as_of", "history", "chain"]
+MESSAGES: dict[Reason, dict[Lang, str]] = {
+    "as_of": {
+        "en": ("This asks about a time before the retention edge ({edge}): observed values older than that were "
+               "rolled up into summaries and their raw rows pruned, so only permanent facts are exact here."),
+        "de": ("Gefragt ist eine Zeit vor der Aufbewahrungsgrenze ({edge}): ältere beobachtete Werte wurden zu "
+               "Zusammenfassungen verdichtet und ihre Rohdaten gelöscht; genau sind hier nur dauerhafte Fakten."),
+    },
+    "history": {
+        "en": ("Observed values of {predicate} older than the retention edge ({edge}) were rolled up into the "
+               "monthly summaries below and their raw rows pruned: this history lists only the rows kept."),
+        "de": ("Beobachtete Werte von {predicate} vor der Aufbewahrungsgrenze ({edge}) wurden zu den "
+               "Monatszusammenfassungen unten verdichtet und ihre Rohdaten gelöscht: diese Historie zeigt nur "
+               "die erhaltenen Zeilen."),
+    },
+    "chain": {
+        "en": ("The values of {predicate} this one replaced before the retention edge ({edge}) were rolled up "
+               "into the summaries below and their raw rows pruned: the chain shown ends there."),
+        "de": ("Die Werte von {predicate}, die dieser vor der Aufbewahrungsgrenze ({edge}) ersetzte, wurden zu "
+               "den Zusammenfassungen unten verdichtet und ihre Rohdaten gelöscht: die gezeigte Kette endet dort."),
+    },
 }
 
 
+class Rollup(BaseModel):
+    """A rollup a notice points at: its text, the series it summarises and where the finder holds it."""
+
+    projection_id: UUID = Field(description="The memory_projections row (a searchWorldMemory memory hit's id)")
+    predicate: str | None = None
+    month: date = Field(description="The UTC month it summarises")
+    text: str
+
+
 class RetentionNotice(BaseModel):
+    reason: Reason = Field(default="as_of", description="as_of: a time before the edge; history: a series with "
+                                                        "pruned rows; chain: a supersedes chain cut by pruning")
     edge: datetime = Field(description="Windowed rows before this instant were rolled up and pruned")
     message: str = Field(description="What this means for the answer, in the owner's language (de/en)")
-    summaries: list[str] = Field(default_factory=list,
-                                 description="The entity's rollups of the month asked about")
+    summaries: list[str] = Field(default_factory=list, description="The texts of `rollups`")
+    rollups: list[Rollup] = Field(default_factory=list, description="The rollups standing in for the pruned rows")
+
+    @property
+    def text(self) -> str:
+        """The chat-ready rendering: the message, then one indented line per summary."""
+        return "\n".join([self.message, *(f"  {s}" for s in self.summaries)])
+
+
+def _notice(conn: psycopg.Connection[Any], reason: Reason, edge: datetime, rollups: list[dict[str, Any]],
+            predicate: str | None = None) -> RetentionNotice:
+    found = [Rollup.model_validate(r) for r in rollups]
+    message = MESSAGES[reason][owner_language(conn)].format(edge=edge.date().isoformat(), predicate=predicate)
+    return RetentionNotice(reason=reason, edge=edge, message=message, summaries=[r.text for r in found],
+                           rollups=found)
 
 
 def for_read(conn: psycopg.Connection[Any], entity_id: UUID, valid_time: datetime | None,
-             system_time: datetime | None) -> RetentionNotice | None:
-    """The notice for a read about valid time V as known at system time R, or None when the read stays
-    inside the window (or nothing of this entity was ever rolled up)."""
+             system_time: datetime | None, predicate: str | None = None) -> RetentionNotice | None:
+    """The notice for a read about valid time V as known at system time R (as_of), or for the history of
+    (entity, predicate) when no time is asked (history); None when the read stays inside the window or
+    nothing it covers was ever rolled up."""
     if valid_time is None:
-        return None
+        return for_series(conn, entity_id, predicate, "history") if predicate is not None else None
     row = conn.execute(load("retention_notice"), {"subject_id": entity_id, "valid_time": valid_time}).fetchone()
     if row is None or not row["rolled_up"] or not before_edge(row["edge"], valid_time, system_time):
         return None
-    lang = owner_language(conn)
-    return RetentionNotice(edge=row["edge"], message=MESSAGES[lang].format(edge=row["edge"].date().isoformat()),
-                           summaries=list(row["texts"]))
+    return _notice(conn, "as_of", row["edge"], row["rollups"])
+
+
+def for_series(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str,
+               reason: Reason = "history") -> RetentionNotice | None:
+    """The notice for a read of the whole series (entity, predicate): None unless some of it was rolled up."""
+    row = conn.execute(load("retention_notice_series"), {"subject_id": entity_id, "predicate": predicate}).fetchone()
+    if row is None or not row["rollups"]:
+        return None
+    return _notice(conn, reason, row["edge"], row["rollups"], predicate)
+
+
+def for_span(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str, span: tuple[datetime, datetime],
+             system_time: datetime | None = None) -> RetentionNotice | None:
+    """The notice for a read of the series (entity, predicate) over valid time [start, end) (attributeSeries,
+    heldFor): the rollups of the months it covers, when it reaches behind the edge."""
+    row = conn.execute(load("retention_notice_series"), {"subject_id": entity_id, "predicate": predicate}).fetchone()
+    if row is None or not before_edge(row["edge"], span[0], system_time):
+        return None
+    first = month_of(span[0])
+    covered = [r for r in row["rollups"] if first <= date.fromisoformat(r["month"]) and
+               month_start(date.fromisoformat(r["month"])) < span[1]]
+    return _notice(conn, "as_of", row["edge"], covered) if covered else None

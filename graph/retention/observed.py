@@ -14,10 +14,10 @@ import psycopg
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel, Field
 
-from graph.errors import BadInput
+from graph.errors import BadInput, Conflict
 from graph.governance.phrases import Lang
 from graph.retention import rollup
-from graph.retention.classes import events_key, events_month_key, month_of, month_start, next_month
+from graph.retention.classes import WINDOWED, events_key, events_month_key, month_of, month_start, next_month
 from graph.sql import load
 
 
@@ -31,21 +31,54 @@ class Observation(BaseModel):
     external_ref: str | None = None
 
 
-def record(conn: psycopg.Connection[Any], observations: Sequence[Observation]) -> list[UUID]:
-    """Store observations in the owner's transaction; a type that is not windowed is BAD_INPUT."""
-    for at in sorted({month_start(month_of(o.occurred_at)) for o in observations}):
-        conn.execute(load("retention_observed_partition"), {"at": at})
-    ids: list[UUID] = []
+def record(conn: psycopg.Connection[Any], observations: Sequence[Observation]) -> list[UUID | None]:
+    """Store observations in the owner's transaction, set-based; one id per observation in input order,
+    None for one the owner already holds (same external_ref and occurred_at: a retry). A type that is not
+    windowed is BAD_INPUT; a time before the owner's retention edge is BEHIND_RETENTION_EDGE (its month may
+    be rolled up and dropped already: a late row there would replace the rollup with itself)."""
+    if not observations:
+        return []
+    classes = windowed_types(conn, {o.event_type for o in observations})
+    edge = retention_edge(conn)
     for o in observations:
         if o.occurred_at.tzinfo is None:
             raise BadInput("occurredAt needs a UTC offset", code="BAD_TIME")
-        row = conn.execute(load("retention_observed_insert"), {
-            **o.model_dump(exclude={"payload"}), "payload": Jsonb(o.payload)}).fetchone()
-        if row is None:
-            raise BadInput(f"event type {o.event_type!r} is not a windowed (observation) type; record it "
-                           "with recordEvent instead", code="UNKNOWN_EVENT_TYPE")
-        ids.append(row["id"])
-    return ids
+        if classes.get(o.event_type) != WINDOWED:
+            raise BadInput(not_windowed(o.event_type, classes),
+                           code="NOT_WINDOWED" if o.event_type in classes else "UNKNOWN_EVENT_TYPE")
+        if edge is not None and o.occurred_at < edge:
+            raise Conflict(behind_edge(o.occurred_at, edge), code="BEHIND_RETENTION_EDGE")
+    for at in sorted({month_start(month_of(o.occurred_at)) for o in observations}):
+        conn.execute(load("retention_observed_partition"), {"at": at})
+    rows = conn.execute(load("retention_observed_insert"), {
+        "event_type": [o.event_type for o in observations], "occurred_at": [o.occurred_at for o in observations],
+        "target_entity_id": [o.target_entity_id for o in observations], "source": [o.source for o in observations],
+        "external_ref": [o.external_ref for o in observations], "payload": [Jsonb(o.payload) for o in observations],
+        "summary": [o.summary for o in observations]}).fetchall()
+    return [r["id"] for r in rows]
+
+
+def windowed_types(conn: psycopg.Connection[Any], keys: set[str]) -> dict[str, str]:
+    """The registry class of each registered event type among `keys`."""
+    rows = conn.execute(load("retention_event_type_classes"), {"keys": sorted(keys)})
+    return {r["key"]: r["retention_class"] for r in rows}
+
+
+def retention_edge(conn: psycopg.Connection[Any]) -> datetime | None:
+    row = conn.execute(load("retention_edge_get")).fetchone()
+    return row["edge"] if row else None
+
+
+def not_windowed(event_type: str, classes: dict[str, str]) -> str:
+    if event_type not in classes:
+        return f"event type {event_type!r} is not registered"
+    return (f"event type {event_type!r} is not a windowed (observation) type; record it with recordEvent "
+            "instead (the causal log, permanent)")
+
+
+def behind_edge(at: datetime, edge: datetime) -> str:
+    return (f"occurredAt {at.isoformat()} lies before the retention edge {edge.isoformat()}: memory holds only "
+            "rollups there, and a late row would not be counted in them")
 
 
 def months(conn: psycopg.Connection[Any]) -> list[date]:
