@@ -4,11 +4,14 @@ graphql-transport-ws) and the built assets at `/`."""
 from __future__ import annotations
 
 import uuid
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
@@ -90,6 +93,19 @@ UPSERT = """mutation($run: String!, $ref: String!) { commitProposal(proposal: {r
                 source: "user", confidence: 1, evidence: {kind: "message", text: "t"}}}]}) { committed } }"""
 
 
+def receive_within(ws: Any, seconds: float) -> dict[str, Any]:
+    """The next message, or a failure after `seconds`: the test client's receive has no timeout, and a
+    listener that lost its connection would otherwise hang the whole suite."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        waiting = pool.submit(ws.receive_json)
+        try:
+            message: dict[str, Any] = waiting.result(timeout=seconds)
+        except FutureTimeout:
+            ws.close()  # unblocks the waiting thread so the pool can shut down
+            pytest.fail(f"no subscription message within {seconds} s")
+        return message
+
+
 def test_memory_committed_is_announced_to_its_owner_only(client: TestClient, make_token: MakeToken,  # noqa: F811
                                                         owner: str) -> None:
     token, stranger = make_token(), make_token(f"other-{uuid.uuid4().hex[:8]}")
@@ -101,7 +117,7 @@ def test_memory_committed_is_announced_to_its_owner_only(client: TestClient, mak
         assert gql(client, stranger, UPSERT, {"run": "s1", "ref": "pet:other"})["data"]["commitProposal"]
         body = gql(client, token, UPSERT, {"run": "s2", "ref": "pet:mo"})
         assert body["data"]["commitProposal"]["committed"] == 2
-        message = ws.receive_json()
+        message = receive_within(ws, 30)
         assert message["type"] == "next", message
         event = message["payload"]["data"]["memoryCommitted"]
         assert event["committed"] == 2 and event["pending"] == 0 and len(event["entityIds"]) == 1
