@@ -1,0 +1,151 @@
+"""Where worldContext's time goes at 50k and 1M facts (issue 11): round trips, statements, plans, Python.
+
+    python -m bench.context_profile [--db worldmem_perf_scale] [--reps 200] [--plans] [--cprofile]
+
+Uses the database of `python -m bench.http_scale --seed` (owners bench-b, 50k facts, and bench-a, 1M facts)
+and the same inputs ("What about <name>?"). One pooled connection, made as the admin role and then
+`SET ROLE worldmem_app` for the session, so row-level security applies exactly as for the app, while the
+admin may load auto_explain:
+
+- round trips and statements per build, counted from libpq's trace of that connection (Sync messages and
+  Parse/Bind pairs the client sent);
+- p50/p95/p99 of `world_context` per size;
+- `--plans`: every statement's executed plan (EXPLAIN ANALYZE, BUFFERS via auto_explain at NOTICE level,
+  i.e. the plan the real call ran, generic or custom) for one input per size;
+- `--cprofile`: the top Python functions by own time over the measured builds at 1M.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from bench.http_scale import DB, LARGE, SMALL, WARM, sample
+from bench.http_server import Summary, load_average
+from graph.agent.world_context import ContextRequest, world_context
+from graph.platform.connect import admin_url
+from graph.platform.db import Database
+from graph.settings import get_settings
+
+
+def app_session(url: str) -> Database:
+    """A one-connection pool whose session runs as worldmem_app (RLS on), with auto_explain loaded."""
+    db = Database(url, max_size=1, statement_timeout_ms=60_000)
+    with db.connection() as conn:
+        conn.autocommit = True
+        conn.execute("LOAD 'auto_explain'")
+        conn.execute("SET auto_explain.log_level = 'notice'")
+        conn.execute("SET auto_explain.log_min_duration = -1")  # off until --plans turns it on
+        conn.execute("SET auto_explain.log_analyze = on")
+        conn.execute("SET auto_explain.log_buffers = on")
+        conn.execute("SET auto_explain.log_timing = on")
+        conn.execute("SET ROLE worldmem_app")
+        conn.autocommit = False
+    return db
+
+
+def ask(db: Database, owner: str, entity: dict[str, str]) -> int:
+    return world_context(db, owner, ContextRequest(message=f"What about {entity['name']}?", budget_tokens=1000)).tokens
+
+
+def traced(db: Database, owner: str, entity: dict[str, str]) -> Counter[str]:
+    """Frontend messages of one build, by type, from libpq's trace."""
+    with tempfile.TemporaryFile("w+") as out:
+        with db.connection() as conn:
+            conn.pgconn.trace(out.fileno())
+        try:
+            ask(db, owner, entity)
+        finally:
+            with db.connection() as conn:
+                conn.pgconn.untrace()
+        out.seek(0)
+        kinds: Counter[str] = Counter()
+        for line in out:
+            parts = line.split("\t")
+            if len(parts) > 3 and parts[1] == "F":
+                kind = parts[3].split(" ")[0].strip()
+                kinds[kind] += 1
+                if os.environ.get("TRACE"):
+                    print(" ".join(parts[1:])[:160].rstrip())
+        return kinds
+
+
+def plans(db: Database, owner: str, entity: dict[str, str]) -> None:
+    notices: list[str] = []
+    with db.connection() as conn:
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+        conn.execute("RESET ROLE")
+        conn.execute("SET auto_explain.log_min_duration = 0")
+        conn.execute("SET ROLE worldmem_app")
+        conn.commit()
+    try:
+        ask(db, owner, entity)
+    finally:
+        with db.connection() as conn:
+            conn.execute("RESET ROLE")
+            conn.execute("SET auto_explain.log_min_duration = -1")
+            conn.execute("SET ROLE worldmem_app")
+            conn.commit()
+            conn._notice_handlers.clear()
+    for note in notices:
+        print(note)
+        print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--db", default=DB)
+    parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument("--plans", action="store_true")
+    parser.add_argument("--cprofile", type=int, default=0, help="print this many top functions (own time)")
+    args = parser.parse_args()
+    settings = get_settings()
+    db = app_session(admin_url(settings, args.db))
+    owners = (SMALL, LARGE)
+    try:
+        inputs = {o: sample(db, o, WARM + args.reps) for o, _ in owners}
+        for owner, size in owners:
+            kinds = traced(db, owner, inputs[owner][0])
+            print(f"{size:>9} facts: {kinds['Sync']} round trips (Sync), {kinds['Bind']} statements bound, "
+                  f"{kinds['Parse']} parsed, {kinds['Query']} simple queries")
+        if args.plans:
+            for owner, size in owners:
+                print(f"===== plans at {size} facts")
+                plans(db, owner, inputs[owner][1])
+        lat: dict[int, list[float]] = {size: [] for _, size in owners}
+        profile = cProfile.Profile()
+        for i in range(WARM + args.reps):
+            for owner, size in owners:
+                entity = inputs[owner][i]
+                measured = i >= WARM
+                if measured and size == LARGE[1] and args.cprofile:
+                    profile.enable()
+                started = time.perf_counter()
+                ask(db, owner, entity)
+                elapsed = time.perf_counter() - started
+                profile.disable()
+                if measured:
+                    lat[size].append(elapsed)
+        print(f"load average {load_average()}")
+        for size, values in lat.items():
+            s = Summary.of(values)
+            print(f"{size:>9} facts: p50 {s.p50_ms:.2f} p95 {s.p95_ms:.2f} p99 {s.p99_ms:.2f} ms (n={s.n})")
+        if args.cprofile:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = Path(tmp) / "ctx.prof"
+                profile.dump_stats(path)
+                stats = pstats.Stats(str(path))
+                stats.sort_stats("tottime").print_stats(args.cprofile)
+    finally:
+        db.close()
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    main()
