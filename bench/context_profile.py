@@ -11,7 +11,8 @@ admin may load auto_explain:
   Parse/Bind pairs the client sent);
 - p50/p95/p99 of `world_context` per size;
 - `--plans`: every statement's executed plan (EXPLAIN ANALYZE, BUFFERS via auto_explain at NOTICE level,
-  i.e. the plan the real call ran, generic or custom) for one input per size;
+  i.e. the plan the real call ran: after the measured builds, so psycopg has prepared the statements and
+  the builder's generic plans are in use) for one input per size;
 - `--cprofile`: the top Python functions by own time over the measured builds at 1M.
 """
 
@@ -114,10 +115,6 @@ def main() -> None:
             kinds = traced(db, owner, inputs[owner][0])
             print(f"{size:>9} facts: {kinds['Sync']} round trips (Sync), {kinds['Bind']} statements bound, "
                   f"{kinds['Parse']} parsed, {kinds['Query']} simple queries")
-        if args.plans:
-            for owner, size in owners:
-                print(f"===== plans at {size} facts")
-                plans(db, owner, inputs[owner][1])
         lat: dict[int, list[float]] = {size: [] for _, size in owners}
         profile = cProfile.Profile()
         for i in range(WARM + args.reps):
@@ -136,6 +133,10 @@ def main() -> None:
         for size, values in lat.items():
             s = Summary.of(values)
             print(f"{size:>9} facts: p50 {s.p50_ms:.2f} p95 {s.p95_ms:.2f} p99 {s.p99_ms:.2f} ms (n={s.n})")
+        if args.plans:  # after the measured builds: the plans the prepared statements run
+            for owner, size in owners:
+                print(f"===== plans at {size} facts")
+                plans(db, owner, inputs[owner][1])
         if args.cprofile:
             with tempfile.TemporaryDirectory() as tmp:
                 path = Path(tmp) / "ctx.prof"

@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg
 import pytest
 
 from graph.agent import context_rows, linking
-from graph.agent.world_context import MAX_POLICIES, ContextRequest, build
+from graph.agent.world_context import MAX_POLICIES, ContextRequest, block_params, build
 from graph.demo import load_demo
 from graph.platform.db import Database
 from graph.sql import load
@@ -78,8 +79,8 @@ def test_the_block_gives_the_rows_of_the_three_statements(db: Database, demo: st
     entity_params = {"refs": linking.refs(found), "spans": linking.norms(found), "at": NOW,
                      "max_policies": MAX_POLICIES}
     with db.owner_tx(demo, read_only=True) as conn:
-        block = context_rows.split(conn.execute(load("context_block"), {
-            **entity_params, "limit": limit, "chat_id": chat_id, "since": since, **events}).fetchall())
+        block = context_rows.split(psycopg.RawCursor(conn).execute(load("context_block"), block_params(
+            found, NOW, chat_id, limit=limit, per_entity=per_entity)).fetchall())
         entities = conn.execute(load("context_entities"), entity_params).fetchall()
         assert block.entities == entities
         linked, _ = linking.link(found, entities, linking.chat_namespace(chat_id), NOW)

@@ -108,9 +108,7 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     # (graph.agent.context_rows keeps the linked ones'); code mode and the finder's fallback take a second.
     _, block_rows, parents = db.read_round(owner, [
         (load("context_generic_plans"), {}),
-        (load("context_block"), {
-            "refs": linking.refs(found), "spans": linking.norms(found), "at": at, "max_policies": MAX_POLICIES,
-            "limit": MAX_FACTS, "chat_id": req.chat_id, "since": at - RECENT, **PER_EVENTS}),
+        (load("context_block"), block_params(found, at, req.chat_id)),
         (load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))])
     block = context_rows.split(block_rows)
     rows = block.entities
@@ -153,6 +151,13 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
                      for m in linked]
     _fit(result, at, req.chat_id)
     return result
+
+
+def block_params(found: list[linking.Span], at: datetime, chat_id: str | None, *, limit: int = MAX_FACTS,
+                 per_entity: int = PER_EVENTS["per_entity"]) -> list[Any]:
+    """context_block.sql's $1 ... $10."""
+    return [linking.refs(found), linking.norms(found), at, MAX_POLICIES, limit, chat_id, at - RECENT, per_entity,
+            PER_EVENTS["per_chat"], PER_EVENTS["per_open"]]
 
 
 def _owner(rows: list[dict[str, Any]]) -> EntityMatch | None:

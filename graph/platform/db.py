@@ -108,7 +108,7 @@ class Database:
                 if not conn.closed:
                     conn.autocommit = False
 
-    def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any]]]
+    def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
                    ) -> list[list[dict[str, Any]]]:
         """The rows of read-only `queries` for `owner`, in ONE round trip to the server.
 
@@ -118,6 +118,8 @@ class Database:
         BEGIN or COMMIT to wait for, and nothing of the owner outlives the round. Any error aborts the rest
         of the round and is translated like owner_tx's. For reads whose statements do not depend on each
         other's rows (graph.agent.world_context); a read that must decide between statements uses owner_tx.
+        Parameters as a mapping fill `%(name)s` placeholders; as a sequence, `$1, $2, ...` placeholders, and
+        the text is sent as is (psycopg.RawCursor: no client-side parse of a long statement on every call).
         """
         check_owner(owner)
         with self._translating(), self._pooled() as conn:
@@ -125,7 +127,8 @@ class Database:
             try:
                 with conn.pipeline():
                     conn.execute(load("tx_set_owner_read_only"), (owner,))
-                    cursors = [conn.execute(query, params) for query, params in queries]
+                    cursors = [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(
+                        query, params) for query, params in queries]
                 return [cur.fetchall() for cur in cursors]
             finally:
                 if not conn.closed:
