@@ -5,9 +5,9 @@ of the context (message spans linked by graph.agent.linking, the owner's person 
 the current facts about them (their own and the relationships pointing at the linked ones), and salient
 recent events with their causes; read for every entity found and kept for the linked ones
 (graph.agent.context_rows). Code mode's conventions and builds, and the finder's fallback when linking
-found nothing, take one more round. Facts
-are resolved for the scope chain (graph.agent.scopes), then the block is trimmed to the token budget
-(graph.agent.budget): policies and the current facts of linked entities are never dropped.
+found nothing, take one more round. Facts are resolved for the scope chain (graph.agent.scopes), then the
+block is trimmed to the token budget (graph.agent.budget): policies and the current facts of linked
+entities are never dropped.
 
 Owner convention: the owner's person entity is `person:me`, or else the person holding the alias "me".
 Memory must never break a run: `world_context` turns any failure into an empty block with a warning.
