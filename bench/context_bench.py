@@ -18,6 +18,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg
+
 from bench import BENCH_DB
 from bench.seed import OWNER_A, seeded
 from curator.proposal import (
@@ -29,7 +31,7 @@ from curator.proposal import (
     UpsertEntity,
 )
 from graph.agent import linking
-from graph.agent.world_context import EVENTS, MAX_POLICIES, RECENT, ContextRequest, build
+from graph.agent.world_context import ContextRequest, block_params, build
 from graph.demo import committed
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
@@ -87,23 +89,13 @@ def message(n: int, rng: random.Random) -> str:
 
 
 def plans(db: Database, n: int) -> None:
-    """EXPLAIN ANALYZE of the three queries of one context build, as the app role sees them."""
-    at = datetime.now(UTC)
+    """EXPLAIN ANALYZE of the context block (the one statement of a chat turn's build), as the app role sees it."""
     found = linking.spans(message(n, random.Random(7)))
     with db.owner_tx(OWNER_A, read_only=True) as conn:
-        rows = conn.execute(load("context_entities"), {"refs": linking.refs(found), "spans": linking.norms(found),
-                                                       "at": at, "max_policies": MAX_POLICIES}).fetchall()
-        ids = list({r["id"] for r in rows})
-        linked = [r["id"] for r in rows if r["via"] in ("name", "alias")]
-        queries: list[tuple[str, dict[str, Any]]] = [
-            ("context_entities", {"refs": linking.refs(found), "spans": linking.norms(found), "at": at,
-                                  "max_policies": MAX_POLICIES}),
-            ("agent_facts_about", {"ids": ids, "incoming_ids": linked, "at": at, "limit": 500}),
-            ("context_events", {"ids": linked, "chat_id": CHAT, "since": at - RECENT, **EVENTS})]
-        for name, params in queries:
-            print(f"--- {name}")
-            for line in conn.execute(b"EXPLAIN (ANALYZE, COSTS OFF) " + load(name).encode(), params).fetchall():
-                print(line["QUERY PLAN"])
+        print("--- context_block")
+        explain = b"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) " + load("context_block").encode()
+        for line in psycopg.RawCursor(conn).execute(explain, block_params(found, datetime.now(UTC), CHAT)).fetchall():
+            print(line["QUERY PLAN"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,6 @@
 """Scale rows: the same reads at 50k facts and at 1M facts, interleaved in one process (library level).
 
-    python -m bench.http_scale [--reps 300] [--seed] [--plot bench/scale.png]
+    python -m bench.http_scale [--reps 300] [--seed] [--db NAME] [--plot bench/scale.png]
 
 `--seed` (re)creates the database with bench.seed's set-based loader under this bench's own name
 (`worldmem_perf_scale`, so it never touches `worldmem_bench`): owner bench-a with 100,000 entities / 1M
@@ -45,8 +45,8 @@ READS: dict[str, Callable[[Database, str, dict[str, str]], int]] = {
 }
 
 
-def seed() -> None:
-    bench.seed.seed(get_settings(), LARGE[1] // 10, SMALL[1] // 10, DB)
+def seed(name: str) -> None:
+    bench.seed.seed(get_settings(), LARGE[1] // 10, SMALL[1] // 10, name)
 
 
 def sample(db: Database, owner: str, n: int) -> list[dict[str, str]]:
@@ -95,6 +95,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=300)
     parser.add_argument("--seed", action="store_true", help="(re)create the database first")
+    parser.add_argument("--db", default=DB, help=f"the scratch database (default {DB})")
     parser.add_argument("--plot", type=Path, default=Path(__file__).resolve().parent / "scale.png")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--replot", type=Path, help="only draw the plot from a JSON written by --out")
@@ -105,9 +106,9 @@ def main() -> None:
         return
     settings = get_settings()
     if args.seed:
-        seed()
-    migrate(settings, admin_url(settings, DB))  # this checkout's indexes (e.g. 0046), when seeded before
-    db = Database(role_url(settings, "app", DB), max_size=2, statement_timeout_ms=60_000)
+        seed(args.db)
+    migrate(settings, admin_url(settings, args.db))  # this checkout's indexes (e.g. 0046), when seeded before
+    db = Database(role_url(settings, "app", args.db), max_size=2, statement_timeout_ms=60_000)
     start = load_average()
     try:
         result = measure(db, args.reps)

@@ -107,6 +107,10 @@ class Settings(BaseSettings):
                          "(each with its own pool of pool_max_size connections); 2 on a 2-core machine.")
     access_log: bool = Field(
         default=True, description="One line per request on stderr (written by a background thread).")
+    gc_gen0: int = Field(
+        default=20_000, ge=0, le=1_000_000, description="`worldmem serve`: once the app is built, its objects are "
+        "frozen out of the garbage collector and a collection starts after this many new objects (Python's "
+        "700 ran one every 4-5 requests; bench/README.md, the GraphQL floor); 0 leaves Python's defaults.")
 
     @field_validator("db_name")
     @classmethod

@@ -7,23 +7,50 @@
 - `access_log` (WORLDMEM_ACCESS_LOG, default on): one line per request as before, but the line is
   formatted and written in batches by a background thread (`BackgroundAccessLog`), so a request's path
   only appends the record to a deque; a slow terminal or pipe no longer holds the event loop.
+- `gc_gen0` (WORLDMEM_GC_GEN0, default 20,000): each worker builds its app with `served_app`, which then
+  freezes everything built so far (the schema, the modules: about 150,000 objects a full collection need
+  not visit again) and lets the collector's youngest generation grow to that many objects. With Python's
+  700 a request's leftovers (reference cycles of the GraphQL execution) set off a collection every 4-5
+  requests and an older one every ~50 (0.8 ms): a tail of the floor (issue 11, bench/README.md).
 """
 
 from __future__ import annotations
 
 import collections
 import copy
+import gc
 import logging
 import sys
 import threading
 from typing import Any
 
+from fastapi import FastAPI
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.logging import AccessFormatter
 
-from graph.settings import Settings
+from graph.settings import Settings, get_settings
+from resolvers.app import create_app
 
-APP_FACTORY = "resolvers.app:create_app"
+APP_FACTORY = "resolvers.serving:served_app"
+# The older generations as measured with gen0 at 20,000 (Python's defaults are 10 and 10).
+GC_OLDER = (20, 100)
+
+
+def served_app() -> FastAPI:
+    """`create_app` for a `worldmem serve` worker, then the garbage collector set for serving (tune_gc)."""
+    app = create_app()
+    tune_gc(get_settings().gc_gen0)
+    return app
+
+
+def tune_gc(gen0: int) -> None:
+    """Freeze what exists (collected first, so no garbage is kept forever) and collect generation 0 only
+    after `gen0` new objects; 0 leaves the collector as it is."""
+    if gen0 <= 0:
+        return
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(gen0, *GC_OLDER)
 
 
 class BackgroundAccessLog(logging.Handler):

@@ -1,8 +1,10 @@
 """Database.owner_tx: an explicit transaction, owner and READ ONLY set before the caller's first query,
-rolled back on error, errors translated, and the pooled connection handed back as it was."""
+rolled back on error, errors translated, and the pooled connection handed back as it was; read_round: one
+round trip, one implicit transaction; the pool's check without a round trip for a quiet connection."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,9 +12,10 @@ import psycopg
 import pytest
 from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
+from psycopg_pool import ConnectionPool
 
 from graph.errors import BadInput, Unavailable
-from graph.platform.db import Database
+from graph.platform.db import Database, check_idle
 
 
 @pytest.fixture
@@ -83,3 +86,47 @@ def test_errors_are_translated_and_the_connection_is_reusable(one: Database, own
         assert _setting(conn, "app.current_owner") == owner
     with one.connection() as conn:
         assert conn.autocommit is False
+
+
+def _frontend_messages(conn: psycopg.Connection[Any], action: Any) -> list[str]:
+    """What the client sent to the server while `action` ran (libpq's trace of this connection)."""
+    with tempfile.TemporaryFile("w+") as out:
+        conn.pgconn.trace(out.fileno())
+        try:
+            action()
+        finally:
+            conn.pgconn.untrace()
+        out.seek(0)
+        return [line.split("\t")[3].split(" ")[0] for line in out if line.split("\t")[1:2] == ["F"]]
+
+
+def test_the_pool_check_skips_the_round_trip_for_a_quiet_connection(app_db_url: str, test_db_url: str) -> None:
+    with psycopg.connect(app_db_url, autocommit=True) as conn:
+        assert _frontend_messages(conn, lambda: check_idle(conn)) == []  # nothing sent: the socket was quiet
+        assert "Query" in _frontend_messages(conn, lambda: ConnectionPool.check_connection(conn))  # the counter counts
+        pid = conn.info.backend_pid
+        with psycopg.connect(test_db_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,))
+        with pytest.raises(psycopg.OperationalError):  # the server's goodbye made the socket readable: checked
+            check_idle(conn)
+
+
+def test_a_round_is_one_implicit_read_only_transaction_for_the_owner(one: Database, owner: str) -> None:
+    rows = one.read_round(owner, [
+        ("SELECT current_setting('app.current_owner') AS o, current_setting('transaction_read_only') AS ro,"
+         " now() AS t, now() = statement_timestamp() AS first", {}),
+        ("SELECT now() AS t, %(x)s::int AS x", {"x": 7}),
+    ])
+    assert rows[0][0]["o"] == owner and rows[0][0]["ro"] == "on" and rows[0][0]["first"] is False
+    assert rows[1] == [{"t": rows[0][0]["t"], "x": 7}]  # the same transaction: the same now()
+    with one.connection() as conn:
+        assert conn.autocommit is False
+        assert _setting(conn, "app.current_owner") in (None, "")  # ended with the round
+        conn.rollback()
+    with pytest.raises(pg_errors.ReadOnlySqlTransaction):
+        one.read_round(owner, [("CREATE TEMP TABLE wm_probe (x int)", {})])
+    with pytest.raises(BadInput):
+        one.read_round(owner, [("SELECT %(x)s::text", {"x": "a\x00b"})])
+    with pytest.raises(Unavailable):
+        one.read_round(owner, [("SET LOCAL statement_timeout = 1", {}), ("SELECT pg_sleep(1)", {})])
+    assert one.read_round(owner, [("SELECT 1 AS one", {})]) == [[{"one": 1}]]  # the connection is reusable

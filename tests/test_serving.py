@@ -1,15 +1,16 @@
-"""`worldmem serve`'s uvicorn options come from Settings (workers, access log), and the access log's lines
-are written by its background thread, none lost at exit."""
+"""`worldmem serve`'s uvicorn options come from Settings (workers, access log), the access log's lines
+are written by its background thread, none lost at exit, and the garbage collector is set for serving."""
 
 from __future__ import annotations
 
+import gc
 import io
 import logging
 
 import pytest
 
 from graph.settings import Settings
-from resolvers.serving import APP_FACTORY, BackgroundAccessLog, log_config, uvicorn_options
+from resolvers.serving import APP_FACTORY, GC_OLDER, BackgroundAccessLog, log_config, tune_gc, uvicorn_options
 
 
 def test_workers_and_access_log_come_from_settings(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -17,7 +18,7 @@ def test_workers_and_access_log_come_from_settings(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("WORLDMEM_ACCESS_LOG", "false")
     options = uvicorn_options(Settings(), None, 9123)
     assert (options["workers"], options["access_log"], options["port"], options["factory"]) == (2, False, 9123, True)
-    assert APP_FACTORY == "resolvers.app:create_app"
+    assert APP_FACTORY == "resolvers.serving:served_app"
 
 
 def test_defaults_are_one_worker_with_an_access_log() -> None:
@@ -59,3 +60,16 @@ def test_the_access_log_drops_beyond_its_bound() -> None:
         handler.emit(record)
     assert (len(handler.pending), handler.dropped) == (2, 3)
     handler.close()
+
+
+def test_serving_freezes_what_exists_and_collects_later() -> None:
+    before = gc.get_threshold()
+    try:
+        tune_gc(0)
+        assert gc.get_threshold() == before and gc.get_freeze_count() == 0  # 0: Python's collector untouched
+        tune_gc(20_000)
+        assert gc.get_threshold() == (20_000, *GC_OLDER)
+        assert gc.get_freeze_count() > 1000  # the test process's modules at least
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -93,7 +93,8 @@ def test_connections_killed_while_idle_are_replaced(db: Database, test_db_url: s
     assert mine is not None
     with psycopg.connect(test_db_url, autocommit=True) as admin:
         killed = admin.execute(
-            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            # waits until each is gone (5 s at most): killed while idle, before the next request
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity "
             "WHERE datname = current_database() AND usename = 'worldmem_app' AND pid <> pg_backend_pid()) t"
         ).fetchone()
     assert killed is not None and killed[0] >= 1

@@ -14,6 +14,7 @@ import unicodedata
 from itertools import product
 
 FOLD = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
+FOLD_TABLE = str.maketrans(FOLD)  # one C pass (fold runs for every span of every message: issue 11)
 UNFOLD = {"ae": "ä", "oe": "ö", "ue": "ü"}
 PAIR = re.compile("ae|oe|ue")
 MAX_SPELLINGS = 8
@@ -22,7 +23,7 @@ MIN_POSSESSIVE = 4  # "Lunas" -> "Luna"; never "Ms" -> "M"
 
 def fold(text: str) -> str:
     """ä ö ü ß written out as ae oe ue ss (lower case)."""
-    return "".join(FOLD.get(ch, ch) for ch in text.lower())
+    return text.lower().translate(FOLD_TABLE)
 
 
 def spellings(text: str) -> list[str]:

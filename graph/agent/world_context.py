@@ -1,10 +1,13 @@
 """The context builder: the "Known World State" block the agent reads at the start of every turn.
 
-Three indexed queries in one read-only transaction: the entities of the context (message spans linked
-by graph.agent.linking, the owner's person entity, active policies), the current facts about them (their own
-and the relationships pointing at the linked ones), and salient recent events with their causes. Facts
-are resolved for the scope chain (graph.agent.scopes), then the block is trimmed to the token budget
-(graph.agent.budget): policies and the current facts of linked entities are never dropped.
+One indexed statement in one round trip (graph/sql/context_block.sql, Database.read_round): the entities
+of the context (message spans linked by graph.agent.linking, the owner's person entity, active policies),
+the current facts about them (their own and the relationships pointing at the linked ones), and salient
+recent events with their causes; read for every entity found and kept for the linked ones
+(graph.agent.context_rows). Code mode's conventions and builds, and the finder's fallback when linking
+found nothing, take one more round. Facts are resolved for the scope chain (graph.agent.scopes), then the
+block is trimmed to the token budget (graph.agent.budget): policies and the current facts of linked
+entities are never dropped.
 
 Owner convention: the owner's person entity is `person:me`, or else the person holding the alias "me".
 Memory must never break a run: `world_context` turns any failure into an empty block with a warning.
@@ -14,17 +17,17 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, LiteralString
 from uuid import UUID
 
 from pydantic import BaseModel, Field
 
 from curator import metrics
 from curator.tracing import span
-from graph.agent import linking, scopes
+from graph.agent import context_rows, linking, scopes
 from graph.agent.budget import Entry, Section, assemble, trim
 from graph.agent.linking import AmbiguousSpan
-from graph.agent.recall import facts_params
+from graph.agent.recall import MAX_FACTS, facts_params
 from graph.agent.render import EntityMatch, EventNote, Statement, approx_tokens, day, event_line, fact_line
 from graph.agent.search import now, statement
 from graph.codemode import builds, conventions
@@ -40,7 +43,8 @@ log = logging.getLogger("worldmem.context")
 
 RECENT = timedelta(days=30)
 MAX_POLICIES = 50
-EVENTS = {"per_entity": 3, "per_chat": 5, "per_open": 3, "limit": 8}
+PER_EVENTS = {"per_entity": 3, "per_chat": 5, "per_open": 3}
+EVENTS = {**PER_EVENTS, "limit": 8}
 PREFERENCE_PREDICATES = frozenset({"prefers"})
 CHAT_LEVEL = scopes.LEVELS["chat"]
 
@@ -100,33 +104,40 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     at = req.at or now()
     found = linking.spans(req.message)
     chat_ns = linking.chat_namespace(req.chat_id)
-    # Two round trips: pipelines send the statements of each step together.
-    with db.owner_tx(owner, read_only=True) as conn:
-        with conn.pipeline():
-            conn.execute(load("context_generic_plans"))
-            entities = conn.execute(load("context_entities"), {
-                "refs": linking.refs(found), "spans": linking.norms(found), "at": at,
-                "max_policies": MAX_POLICIES})
-            containers = conn.execute(load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))
-            rows, parents = entities.fetchall(), containers.fetchall()
-        linked, unclear = linking.link(found, rows, chat_ns, at)
-        if not linked and not unclear and found:  # lazy: the finder only when linking found nothing
+    # One round trip for a chat turn: the entities and, for each one found, its facts and events
+    # (graph.agent.context_rows keeps the linked ones'); code mode and the finder's fallback take a second.
+    _, block_rows, parents = db.read_round(owner, [
+        (load("context_generic_plans"), {}),
+        (load("context_block"), block_params(found, at, req.chat_id)),
+        (load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))])
+    block = context_rows.split(block_rows)
+    rows = block.entities
+    linked, unclear = linking.link(found, rows, chat_ns, at)
+    from_finder = not linked and not unclear and bool(found)
+    if from_finder:  # lazy: the finder only when linking found nothing
+        with db.owner_tx(owner, read_only=True) as conn:
             linked = finder.context_entities(conn, req.message, at)
-        me = _owner(rows)
-        policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
-        linked_ids = [m.id for m in linked]
-        ids = _unique([*linked_ids, *([me.id] if me else []), *policy_ids])
-        chain = _chain(req, me, parents)
-        code = [r for r in chain if conventions.is_code_scope(r)]  # code mode: a repo, project or folder in scope
-        with conn.pipeline():
-            facts = conn.execute(load("agent_facts_about"), facts_params(ids, linked_ids, at))
-            events = conn.execute(load("context_events"), {
-                "ids": linked_ids, "chat_id": req.chat_id, "since": at - RECENT, **EVENTS})
-            rules = conn.execute(load("codemode_conventions"), conventions.conventions_params(chain, at)) \
-                if code else None
-            runs = conn.execute(load("codemode_build_state"), builds.params(code, at)) if code else None
-            fact_rows, event_rows = facts.fetchall(), events.fetchall()
-            rule_rows, run_rows = (rules.fetchall() if rules else []), (runs.fetchall() if runs else [])
+    me = _owner(rows)
+    policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
+    linked_ids = [m.id for m in linked]
+    ids = _unique([*linked_ids, *([me.id] if me else []), *policy_ids])
+    chain = _chain(req, me, parents)
+    code = [r for r in chain if conventions.is_code_scope(r)]  # code mode: a repo, project or folder in scope
+    later: list[tuple[LiteralString, dict[str, Any]]] = []
+    if from_finder and linked:  # entities the block did not read for
+        later += [(load("agent_facts_about"), facts_params(ids, linked_ids, at)),
+                  (load("context_events"), {"ids": linked_ids, "chat_id": req.chat_id, "since": at - RECENT,
+                                            **EVENTS})]
+    if code:
+        later += [(load("codemode_conventions"), conventions.conventions_params(chain, at)),
+                  (load("codemode_build_state"), builds.params(code, at))]
+    results = db.read_round(owner, [(load("context_generic_plans"), {}), *later])[1:] if later else []
+    if from_finder and linked:
+        fact_rows, event_rows, *results = results
+    else:
+        fact_rows = context_rows.facts(block, ids, linked_ids, MAX_FACTS)
+        event_rows = context_rows.events(block, linked_ids, EVENTS["limit"])
+    rule_rows, run_rows = results if code else ([], [])
     about = _resolved(fact_rows, chain)
     result = WorldContext(
         budget_tokens=req.budget_tokens, scope_chain=chain, owner_ref=me.ref if me else None,
@@ -140,6 +151,13 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
                      for m in linked]
     _fit(result, at, req.chat_id)
     return result
+
+
+def block_params(found: list[linking.Span], at: datetime, chat_id: str | None, *, limit: int = MAX_FACTS,
+                 per_entity: int = PER_EVENTS["per_entity"]) -> list[Any]:
+    """context_block.sql's $1 ... $10."""
+    return [linking.refs(found), linking.norms(found), at, MAX_POLICIES, limit, chat_id, at - RECENT, per_entity,
+            PER_EVENTS["per_chat"], PER_EVENTS["per_open"]]
 
 
 def _owner(rows: list[dict[str, Any]]) -> EntityMatch | None:

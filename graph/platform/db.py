@@ -7,11 +7,12 @@ row-level security in the database decides what the request sees. With no owner 
 from __future__ import annotations
 
 import re
+import select
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import Any
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -37,6 +38,23 @@ def check_owner(owner: str) -> str:
     return owner
 
 
+def check_idle(conn: psycopg.Connection[Any]) -> None:
+    """The pool's check before lending a connection: a round trip only when the socket says something happened.
+
+    An idle connection has nothing to read. A server that ended it (restart, pg_terminate_backend, idle
+    timeout) sent a FATAL message and closed the socket, which makes it readable (or hung up); then the
+    pool's own check (an empty query) runs and fails, and the pool replaces the connection. A quiet socket
+    skips that round trip, which was one of every read's few (issue 11). The window is the same as with the
+    full check: a kill after the check and before the first statement fails that statement either way.
+    """
+    if not conn.closed and conn.pgconn.status == psycopg.pq.ConnStatus.OK:
+        idle = select.poll()
+        idle.register(conn.pgconn.socket, select.POLLIN | select.POLLPRI)
+        if not idle.poll(0):
+            return
+    ConnectionPool.check_connection(conn)
+
+
 class Database:
     """A pool of connections as one database role (normally worldmem_app)."""
 
@@ -56,7 +74,7 @@ class Database:
             },
             # A connection killed while idle (a database restart, pg_terminate_backend) is replaced before
             # use, so the first request afterwards succeeds instead of failing on a dead socket.
-            check=ConnectionPool.check_connection,
+            check=check_idle,
             open=True,
             timeout=POOL_TIMEOUT_S,
         )
@@ -78,18 +96,48 @@ class Database:
         autocommit off.
         """
         check_owner(owner)
+        with self._translating(), self._pooled() as conn:
+            conn.autocommit = True
+            try:
+                with ExitStack() as block:
+                    with conn.pipeline():
+                        block.enter_context(psycopg.Transaction(conn))
+                        conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
+                    yield conn
+            finally:
+                if not conn.closed:
+                    conn.autocommit = False
+
+    def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
+                   ) -> list[list[dict[str, Any]]]:
+        """The rows of read-only `queries` for `owner`, in ONE round trip to the server.
+
+        One pipeline, one Sync: the owner (and READ ONLY) is set transaction-locally by the first statement
+        and every query runs after it in the same implicit transaction, which the Sync ends (the extended
+        protocol's rule: without BEGIN, the statements before a Sync are one transaction). So there is no
+        BEGIN or COMMIT to wait for, and nothing of the owner outlives the round. Any error aborts the rest
+        of the round and is translated like owner_tx's. For reads whose statements do not depend on each
+        other's rows (graph.agent.world_context); a read that must decide between statements uses owner_tx.
+        Parameters as a mapping fill `%(name)s` placeholders; as a sequence, `$1, $2, ...` placeholders, and
+        the text is sent as is (psycopg.RawCursor: no client-side parse of a long statement on every call).
+        """
+        check_owner(owner)
+        with self._translating(), self._pooled() as conn:
+            conn.autocommit = True
+            try:
+                with conn.pipeline():
+                    conn.execute(load("tx_set_owner_read_only"), (owner,))
+                    cursors = [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(
+                        query, params) for query, params in queries]
+                return [cur.fetchall() for cur in cursors]
+            finally:
+                if not conn.closed:
+                    conn.autocommit = False
+
+    @contextmanager
+    def _translating(self) -> Iterator[None]:
         try:
-            with self._pooled() as conn:
-                conn.autocommit = True
-                try:
-                    with ExitStack() as block:
-                        with conn.pipeline():
-                            block.enter_context(psycopg.Transaction(conn))
-                            conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
-                        yield conn
-                finally:
-                    if not conn.closed:
-                        conn.autocommit = False
+            yield
         except pg_errors.QueryCanceled as exc:
             raise Unavailable("the database took too long to answer") from exc
         except (psycopg.DataError, UnicodeEncodeError, PoolTimeout) as exc:
@@ -126,7 +174,7 @@ class Database:
                 if self._server_down():
                     raise Unavailable("the database is not reachable") from None
                 conn = stack.enter_context(self._pool.connection(timeout=POOL_TIMEOUT_S - FIRST_WAIT_S))
-            yield conn  # type: ignore[misc]
+            yield conn
 
     def _server_down(self) -> bool:
         with self._probe_lock:

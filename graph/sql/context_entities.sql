@@ -1,3 +1,5 @@
+-- Since issue 11 the context builder reads these rows as the 'entity' part of context_block.sql (one round
+-- trip); this statement stays as the reference that part is tested against (tests/test_context_block.py).
 -- The entities of one context, in one query: message spans that equal a ref (%(refs)s), a canonical
 -- name or a believed alias valid at %(at)s (%(spans)s, lower case); the owner's person entity (ref
 -- person:me, or a person with the alias "me"); and active policies. A merged entity stands for its
