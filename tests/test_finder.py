@@ -22,7 +22,7 @@ from graph.demo import load_demo
 from graph.finder import reconciler
 from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
-from graph.finder.search import EXACT_BELOW, rrf, use_index
+from graph.finder.search import EXACT_BELOW, RRF_K, rrf, tied_ranks, use_index
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -67,8 +67,17 @@ def rows(db: Database, owner: str) -> list[dict[str, Any]]:
 
 
 def test_rrf_adds_reciprocal_ranks_and_counts_a_key_once_per_list() -> None:
-    scores = rrf([("a", ["x", "y", "x"]), ("b", ["y"])])
-    assert scores == {"x": 1 / 61, "y": 1 / 62 + 1 / 61}
+    scores = rrf([("a", [("x", 0.9), ("y", 0.5), ("x", 0.1)]), ("b", [("y", 0.7)])])
+    assert scores == {"x": 1 / (RRF_K + 1), "y": 1 / (RRF_K + 2) + 1 / (RRF_K + 1)}
+    assert rrf([("a", [("x", 0.9)]), ("b", [("y", 0.7)])], {"b": 0.5}) == {"x": 1 / (RRF_K + 1), "y": 0.5 / (RRF_K + 1)}
+
+
+def test_equal_scores_share_their_average_rank_whatever_order_the_rows_came_in() -> None:
+    assert tied_ranks([("a", 0.9), ("b", 0.5), ("c", 0.5), ("d", 0.5), ("a", 0.5), ("e", 0.1)]) == {
+        "a": 1, "b": 3, "c": 3, "d": 3, "e": 5}
+    forward = rrf([("text", [("b", 0.5), ("c", 0.5)]), ("meaning", [("c", 0.8)])])
+    backward = rrf([("text", [("c", 0.5), ("b", 0.5)]), ("meaning", [("c", 0.8)])])
+    assert forward == backward and forward["b"] == 1 / (RRF_K + 1.5)
 
 
 def test_the_sweep_projects_rag_kinds_only_and_rewrites_only_changed_texts(db: Database, demo: str) -> None:
