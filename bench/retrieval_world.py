@@ -213,7 +213,8 @@ HELD_OUT: list[LabelledQuery] = [
     # de>en: German query, English memory
     Q("Tierarzt Termin", "person:dr-roth", "de>en"), Q("Waschmaschine Garantie", "device:washer", "de>en"),
     Q("blaues Auto", "device:car", "de>en"), Q("Kaffeebohnen Rösterei", "device:coffee", "de>en"),
-    Q("Laserdrucker Arbeitszimmer", "device:printer", "de>en"), Q("Hausratversicherung", "organization:insurer", "de>en"),
+    Q("Laserdrucker Arbeitszimmer", "device:printer", "de>en"),
+    Q("Hausratversicherung", "organization:insurer", "de>en"),
     Q("Girokonto", "organization:bank", "de>en"), Q("Küchenschränke Tischler", "project:kitchen", "de>en"),
     Q("Betreuer Abschlussarbeit", "project:thesis", "de>en"), Q("Badezimmer Decke tropft", "issue:leak", "de>en"),
     Q("Nutzer werden ausgeloggt", "issue:login", "de>en"), Q("Termin Bürgeramt Pass", "task:passport", "de>en"),

@@ -22,6 +22,7 @@ from graph.demo import load_demo
 from graph.finder import reconciler
 from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
+from graph.finder.query_names import MAX_FORMS, name_forms
 from graph.finder.search import EXACT_BELOW, RRF_K, rrf, tied_ranks, use_index
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Principal
@@ -144,6 +145,30 @@ def test_without_a_model_search_runs_on_text_and_names_and_says_so(db: Database,
     assert "(by text and names only)" in search_text(result)
 
 
+def test_a_name_inside_the_query_is_found_in_german_as_in_english_without_a_model(db: Database,
+                                                                                  demo: str) -> None:
+    """Luna is aliased "the cat"; possessives and articles in either language still name her, by the name
+    list alone (no projections, no model)."""
+    for query, via, matched in [("Lunas Futter", "name in query", "Luna"), ("Luna's food", "name in query", "Luna"),
+                                ("was frisst die Luni", "alias in query", "Luni"),
+                                ("cat food", "alias in query", "the cat")]:
+        hits = search.search_world_memory(db, demo, query).hits
+        assert hits and hits[0].entity is not None, query
+        assert (hits[0].entity.ref, hits[0].entity.via, hits[0].entity.matched) == ("pet:luna", via, matched), query
+        assert hits[0].found_by == ["name"], query
+    lunatic = search.search_world_memory(db, demo, "Lunatic").hits  # a longer word is not the name
+    assert not any(h.entity.via.endswith("in query") for h in lunatic if h.entity)
+
+
+def test_name_forms_are_word_runs_without_possessive_endings_and_with_articles() -> None:
+    assert name_forms("Omas Geburtstag")[:2] == ["omas", "the omas"] and "oma" in name_forms("Omas Geburtstag")
+    assert {"luna's", "luna", "the luna", "mein luna"} <= set(name_forms("Luna's food"))
+    assert {"cat", "the cat", "die cat", "cat food"} <= set(name_forms("cat food"))
+    assert "the" not in name_forms("the cat") and "the cat" in name_forms("the cat")  # function words alone: no
+    assert "bus" in name_forms("bus") and "bu" not in name_forms("bus")  # too short for a genitive s
+    assert len(name_forms(" ".join(f"w{i}" for i in range(200)))) == MAX_FORMS
+
+
 def test_a_superseded_value_never_answers_and_leaves_the_entity_text(db: Database, demo: str) -> None:
     reconciler.reconcile_owner(db, demo, None)
     before = search.search_world_memory(db, demo, "metric units").hits
@@ -253,7 +278,7 @@ def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psyco
         conn.execute("SET LOCAL enable_seqscan = off")
         conn.execute("SET LOCAL enable_sort = off")
         plan = conn.execute("EXPLAIN (FORMAT JSON) " + load("agent_search_entities"),
-                            {"query": "Lunna", "kind": None, "at": NOW, "k": 20}).fetchone()
+                            {"query": "Lunna", "kind": None, "at": NOW, "k": 20, "forms": ["lunna"]}).fetchone()
     text = json.dumps(plan)
     assert "entities_owner_name_gist" in text and "entity_aliases_owner_norm_gist" in text
     assert '"Order By"' in text

@@ -22,6 +22,7 @@ from psycopg import sql
 
 from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
 from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
+from graph.finder.query_names import name_forms
 from graph.reads.temporal import FactView
 from graph.sql import load
 
@@ -127,7 +128,7 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
 
 def _names(conn: psycopg.Connection[Any], params: dict[str, Any], cands: dict[str, _Candidate]) -> Ranked:
     keys = []
-    for r in conn.execute(load("agent_search_entities"), params).fetchall():
+    for r in conn.execute(load("agent_search_entities"), {**params, "forms": name_forms(params["query"])}).fetchall():
         key = f"entity:{r['id']}"
         cands.setdefault(key, _Candidate(SearchHit(score=0, entity=EntityMatch.model_validate(r),
                                                    matched=r["matched"])))
