@@ -2,7 +2,8 @@
 Futter" and "Luna's food" name Luna. The name list matches these forms exactly against names and aliases
 (agent_search_entities), so a name inside a longer query is found in German as in English, without a model.
 
-A form is a run of up to MAX_WORDS query words that are not all function words; a last word with a
+A form is a run of up to MAX_WORDS query words that neither ends with a function word nor starts with one
+other than an article or possessive determiner; a last word with a
 possessive ending (English 's or ', German genitive s) also stands without it; each form also stands after
 an article or possessive determiner, since owners name things "the cat", "der Nachbar", "mein Sohn".
 """
@@ -34,8 +35,8 @@ def name_forms(text: str) -> list[str]:
     for n in range(1, MAX_WORDS + 1):
         for i in range(len(ws) - n + 1):
             gram = ws[i:i + n]
-            if all(w in FUNCTION_WORDS for w in gram):
-                continue
+            if gram[-1] in FUNCTION_WORDS or (gram[0] in FUNCTION_WORDS and gram[0] not in LEADS):
+                continue  # "in the", "holiday in": no name ends so; "the garden", "Haus am See" stay
             for form in _without_possessive(gram):
                 forms[form] = None
                 if gram[0] not in LEADS:
