@@ -145,13 +145,20 @@ def report(db: Database, owner: str, embedder: Embedder, by_category: bool,
 
 def misses(db: Database, owner: str, embedder: Embedder, hybrid: Score,
            queries: Sequence[LabelledQuery] = QUERIES) -> None:
+    """Each query hybrid ranks below 5: the target's rank in each list alone (None: not in its top
+    LIST_K) and the hybrid top 5 with the lists that found each."""
     now = datetime.now(UTC)
     with db.owner_tx(owner, read_only=True) as conn:
         for q, rank in zip(queries, hybrid.ranks, strict=True):
             if rank == 0 or rank > 5:
+                alone = {}
+                for name in finder.ALL_LISTS:
+                    hits = finder.search(conn, finder.Query(text=q.text, limit=finder.LIST_K, lists=(name,)),
+                                         embedder, now).hits
+                    alone[name] = next((i for i, h in enumerate(hits, start=1) if q.ref in about(h)), None)
                 fused = finder.search(conn, finder.Query(text=q.text, limit=5), embedder, now)
-                top = [f"{sorted(about(h))}{h.found_by}" for h in fused.hits]
-                print(f"  miss [{q.category}] {q.text!r} -> {q.ref} at {rank or '>10'}: {top}")
+                top = [f"{','.join(sorted(about(h)))}{h.found_by}" for h in fused.hits]
+                print(f"  miss [{q.category}] {q.text!r} -> {q.ref} at {rank or '>10'}; alone {alone}; top 5 {top}")
 
 
 def main(argv: list[str] | None = None) -> int:
