@@ -3,9 +3,9 @@ Futter" and "Luna's food" name Luna. The name list matches these forms exactly a
 (agent_search_entities), so a name inside a longer query is found in German as in English, without a model.
 
 A form is a run of up to MAX_WORDS query words that neither ends with a function word nor starts with one
-other than an article or possessive determiner; a last word with a
-possessive ending (English 's or ', German genitive s) also stands without it; each form also stands after
-an article or possessive determiner, since owners name things "the cat", "der Nachbar", "mein Sohn".
+other than an article or possessive determiner; a last word with a possessive ending (English 's or ',
+German genitive s) also stands without it; each form also stands after an article or possessive
+determiner, since owners name things "the cat", "der Nachbar", "mein Sohn".
 """
 
 from __future__ import annotations

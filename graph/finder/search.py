@@ -29,7 +29,7 @@ from graph.sql import load
 log = logging.getLogger("worldmem.finder")
 # 5, not the customary 60: with lists 20 deep, 60 makes a list's first hit worth 1.3 times its twentieth, so
 # fusion counts lists and look-alikes found by two lists anywhere beat the one hit meaning put first; at 5
-# it is worth 4 times (bench/README.md, "Why hybrid tied vector").
+# it is worth 4 times (bench/README.md, "Why hybrid only tied vector").
 RRF_K = 5
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 INDEXED_DIMENSIONS = frozenset({384, 512, 768, 1024, 1536})  # HNSW indexes of migration 0039

@@ -1,9 +1,11 @@
--- Entities by name or believed alias: exact matches (score 1), names inside the query (score 0.8: one of
--- %(forms)s, graph/finder/query_names.py, equal to a name or alias; "Omas Geburtstag" finds the alias "Oma",
--- "cat food" the alias "the cat"; the (owner_sub, name_norm / alias_norm) btrees of 0008), then the %(k)s nearest by trigram word
--- distance (pg_trgm `<<->`), a real top-k over all of the owner's names through the GiST indexes on
--- (owner_sub, name trigrams) of migration 0037 (KNN order, no candidate cap), scored by word similarity
--- (at least 0.6 to count: weaker look-alikes were noise in the retrieval evaluation, bench/README.md). A merged entity stands for its survivor; each entity comes once, best match first.
+-- Entities by name or believed alias: exact matches (score 1); names inside the query (score 0.8: a name or
+-- alias equal to one of %(forms)s, the word runs of graph/finder/query_names.py, so "Omas Geburtstag" finds
+-- the alias "Oma" and "cat food" the alias "the cat"; index scans of the (owner_sub, name_norm / alias_norm)
+-- btrees of 0008); then the %(k)s nearest by trigram word distance (pg_trgm `<<->`), a real top-k over all
+-- of the owner's names through the GiST indexes on (owner_sub, name trigrams) of migration 0037 (KNN order,
+-- no candidate cap), scored by word similarity (at least 0.6 to count: weaker look-alikes were noise in the
+-- retrieval evaluation, bench/README.md). A merged entity stands for its survivor; each entity comes once,
+-- best match first.
 -- %(kind)s (NULL: any) filters the survivor's kind.
 -- Returns: id, ref, kind, name, via, matched, score
 WITH exact AS (
