@@ -100,6 +100,22 @@ def query_latency_ms(embedder: Embedder, queries: Sequence[LabelledQuery] = QUER
     return statistics.median(times), statistics.quantiles(times, n=20)[18]
 
 
+def search_latency_ms(db: Database, owner: str, embedder: Embedder, passes: int) -> tuple[float, float]:
+    """p50 and p95 of finder.search as the server runs it (all four lists, the query embedded), over both
+    labelled sets `passes` times after one warm-up pass."""
+    queries = [*QUERIES, *HELD_OUT]
+    times = []
+    now = datetime.now(UTC)
+    with db.owner_tx(owner, read_only=True) as conn:
+        for i in range(passes + 1):
+            for q in queries:
+                started = time.perf_counter()
+                finder.search(conn, finder.Query(text=q.text), embedder, now)
+                if i:
+                    times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), statistics.quantiles(times, n=20)[18]
+
+
 def installed_mb(module_file: str | None) -> float:
     if module_file is None:
         return 0.0
@@ -169,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-category", action="store_true")
     parser.add_argument("--misses", action="store_true", help="print each query hybrid ranks below 5")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database (its name is printed)")
+    parser.add_argument("--latency", type=int, default=0, metavar="PASSES",
+                        help="also time finder.search over both sets PASSES times (p50/p95)")
     args = parser.parse_args(argv)
     ok = True
     with scratch(get_settings(), keep=args.keep) as (_admin, app):
@@ -195,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
                         misses(db, OWNER, embedder, scores["hybrid"], queries)
                     hybrid = Score.mrr(scores["hybrid"].ranks)
                     ok = ok and all(hybrid >= Score.mrr(s.ranks) for s in scores.values())
+                if args.latency:
+                    p50, p95 = search_latency_ms(db, OWNER, embedder, args.latency)
+                    print(f"[{embedder.name}] finder.search p50 {p50:.1f} / p95 {p95:.1f} ms "
+                          f"({args.latency} x {len(QUERIES) + len(HELD_OUT)} queries)", flush=True)
         finally:
             db.close()
     return 0 if ok else 1
