@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.fresh_data import scratch
-from bench.retrieval_world import QUERIES, LabelledQuery, world
+from bench.retrieval_world import HELD_OUT, QUERIES, LabelledQuery, world
 from graph.agent.render import SearchHit
 from graph.finder import reconciler
 from graph.finder import search as finder
@@ -100,6 +100,22 @@ def query_latency_ms(embedder: Embedder, queries: Sequence[LabelledQuery] = QUER
     return statistics.median(times), statistics.quantiles(times, n=20)[18]
 
 
+def search_latency_ms(db: Database, owner: str, embedder: Embedder, passes: int) -> tuple[float, float]:
+    """p50 and p95 of finder.search as the server runs it (all four lists, the query embedded), over both
+    labelled sets `passes` times after one warm-up pass."""
+    queries = [*QUERIES, *HELD_OUT]
+    times = []
+    now = datetime.now(UTC)
+    with db.owner_tx(owner, read_only=True) as conn:
+        for i in range(passes + 1):
+            for q in queries:
+                started = time.perf_counter()
+                finder.search(conn, finder.Query(text=q.text), embedder, now)
+                if i:
+                    times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times), statistics.quantiles(times, n=20)[18]
+
+
 def installed_mb(module_file: str | None) -> float:
     if module_file is None:
         return 0.0
@@ -121,9 +137,13 @@ def candidates(minilm_zip: str | None) -> list[tuple[Embedder, float]]:
     return out
 
 
-def report(db: Database, owner: str, embedder: Embedder, by_category: bool) -> dict[str, Score]:
-    scores = {mode: evaluate(db, owner, embedder, lists) for mode, lists in MODES.items()}
-    print(f"\n{embedder.name}: {len(QUERIES)} queries")
+SETS: dict[str, Sequence[LabelledQuery]] = {"main": QUERIES, "held out": HELD_OUT}
+
+
+def report(db: Database, owner: str, embedder: Embedder, by_category: bool,
+           queries: Sequence[LabelledQuery] = QUERIES, label: str = "main") -> dict[str, Score]:
+    scores = {mode: evaluate(db, owner, embedder, lists, queries) for mode, lists in MODES.items()}
+    print(f"\n{embedder.name}, {label} set: {len(queries)} queries")
     print("| mode | recall@5 | MRR@10 |")
     print("|---|---:|---:|")
     for mode, s in scores.items():
@@ -139,14 +159,22 @@ def report(db: Database, owner: str, embedder: Embedder, by_category: bool) -> d
     return scores
 
 
-def misses(db: Database, owner: str, embedder: Embedder, hybrid: Score) -> None:
+def misses(db: Database, owner: str, embedder: Embedder, hybrid: Score,
+           queries: Sequence[LabelledQuery] = QUERIES) -> None:
+    """Each query hybrid ranks below 5: the target's rank in each list alone (None: not in its top
+    LIST_K) and the hybrid top 5 with the lists that found each."""
     now = datetime.now(UTC)
     with db.owner_tx(owner, read_only=True) as conn:
-        for q, rank in zip(QUERIES, hybrid.ranks, strict=True):
+        for q, rank in zip(queries, hybrid.ranks, strict=True):
             if rank == 0 or rank > 5:
+                alone = {}
+                for name in finder.ALL_LISTS:
+                    hits = finder.search(conn, finder.Query(text=q.text, limit=finder.LIST_K, lists=(name,)),
+                                         embedder, now).hits
+                    alone[name] = next((i for i, h in enumerate(hits, start=1) if q.ref in about(h)), None)
                 fused = finder.search(conn, finder.Query(text=q.text, limit=5), embedder, now)
-                top = [f"{sorted(about(h))}{h.found_by}" for h in fused.hits]
-                print(f"  miss [{q.category}] {q.text!r} -> {q.ref} at {rank or '>10'}: {top}")
+                top = [f"{','.join(sorted(about(h)))}{h.found_by}" for h in fused.hits]
+                print(f"  miss [{q.category}] {q.text!r} -> {q.ref} at {rank or '>10'}; alone {alone}; top 5 {top}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-category", action="store_true")
     parser.add_argument("--misses", action="store_true", help="print each query hybrid ranks below 5")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database (its name is printed)")
+    parser.add_argument("--latency", type=int, default=0, metavar="PASSES",
+                        help="also time finder.search over both sets PASSES times (p50/p95)")
     args = parser.parse_args(argv)
     ok = True
     with scratch(get_settings(), keep=args.keep) as (_admin, app):
@@ -177,11 +207,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"[{embedder.name}] installed {size:.0f} MB; embedded {embedded} texts in {took:.1f} s "
                       f"({1000 * took / max(embedded, 1):.1f} ms each); query embedding p50 {p50:.1f} / "
                       f"p95 {p95:.1f} ms", flush=True)
-                scores = report(db, OWNER, embedder, args.by_category)
-                if args.misses:
-                    misses(db, OWNER, embedder, scores["hybrid"])
-                hybrid = Score.mrr(scores["hybrid"].ranks)
-                ok = ok and all(hybrid >= Score.mrr(s.ranks) for s in scores.values())
+                for label, queries in SETS.items():
+                    scores = report(db, OWNER, embedder, args.by_category, queries, label)
+                    if args.misses:
+                        misses(db, OWNER, embedder, scores["hybrid"], queries)
+                    hybrid = Score.mrr(scores["hybrid"].ranks)
+                    ok = ok and all(hybrid >= Score.mrr(s.ranks) for s in scores.values())
+                if args.latency:
+                    p50, p95 = search_latency_ms(db, OWNER, embedder, args.latency)
+                    print(f"[{embedder.name}] finder.search p50 {p50:.1f} / p95 {p95:.1f} ms "
+                          f"({args.latency} x {len(QUERIES) + len(HELD_OUT)} queries)", flush=True)
         finally:
             db.close()
     return 0 if ok else 1

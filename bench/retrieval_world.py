@@ -6,6 +6,7 @@ as the owner would) among about 2,400 generated ones (people with jobs, cities a
 rooms, places, projects, issues), so every anchor has look-alike neighbours. Queries are labelled with the
 one anchor they are about and a category: `en`, `de` (same language as the memory), `de>en` (German query,
 English memory), `en>de` (English query, German memory), `paraphrase`, `typo`, `reference` ("the cat").
+HELD_OUT is a second labelled set over the same anchors, written before the fusion was tuned on QUERIES.
 Deterministic: the same world and queries on every run.
 """
 
@@ -202,6 +203,81 @@ QUERIES: list[LabelledQuery] = [
     Q("keine Benachrichtigungen nachts", "policy:quiet", "de>en"), Q("screen time for the kids", "policy:kids-screen",
                                                                   "en>de"),
     Q("key safe code", "thing:bike-lock", "en"), Q("house plant watering", "thing:plant", "en>de"),
+]
+
+# Held out: written before the fusion and projection changes of issue 13's "hybrid must beat both" (branch
+# hybridwin) and never used to choose them; reported next to QUERIES to show the changes generalise. Same
+# anchors and categories, other wordings (umlaut spellings, possessives, German paraphrases included, as
+# an owner types them).
+HELD_OUT: list[LabelledQuery] = [
+    # de>en: German query, English memory
+    Q("Tierarzt Termin", "person:dr-roth", "de>en"), Q("Waschmaschine Garantie", "device:washer", "de>en"),
+    Q("blaues Auto", "device:car", "de>en"), Q("Kaffeebohnen Rösterei", "device:coffee", "de>en"),
+    Q("Laserdrucker Arbeitszimmer", "device:printer", "de>en"),
+    Q("Hausratversicherung", "organization:insurer", "de>en"),
+    Q("Girokonto", "organization:bank", "de>en"), Q("Küchenschränke Tischler", "project:kitchen", "de>en"),
+    Q("Betreuer Abschlussarbeit", "project:thesis", "de>en"), Q("Badezimmer Decke tropft", "issue:leak", "de>en"),
+    Q("Nutzer werden ausgeloggt", "issue:login", "de>en"), Q("Termin Bürgeramt Pass", "task:passport", "de>en"),
+    Q("Laub aus der Regenrinne", "task:gutter", "de>en"), Q("Apfelkuchen backen", "document:recipe", "de>en"),
+    Q("langer Lauf am Sonntag", "topic:marathon", "de>en"), Q("Zugpass Kyoto", "topic:japan", "de>en"),
+    Q("Ruhezeiten Handy", "policy:quiet", "de>en"), Q("Schlüsselkasten Haustür", "thing:bike-lock", "de>en"),
+    Q("Kindergarten freitags", "organization:daycare", "de>en"), Q("Klettern Mitgliedschaft", "place:gym", "de>en"),
+    # en>de: English query, German memory
+    Q("rabbit eats dandelions", "pet:hoppel", "en>de"), Q("neighbour across the street", "person:jonas-k", "en>de"),
+    Q("dentist in the old town", "person:dr-yilmaz", "en>de"), Q("driving lessons on thursdays", "person:tomasz",
+                                                                  "en>de"),
+    Q("router restarts at night", "device:router", "en>de"), Q("e-bike lock code", "device:ebike", "en>de"),
+    Q("clean the vacuum brushes", "device:vacuum", "en>de"), Q("sauna at the holiday house", "place:cabin", "en>de"),
+    Q("parents evening at school", "place:school", "en>de"), Q("best rye bread", "place:bakery", "en>de"),
+    Q("rowing training on saturday", "organization:club", "en>de"),
+    Q("quote from the electrician for the roof", "project:solar", "en>de"),
+    Q("wedding by the lake", "project:wedding", "en>de"), Q("mold on the cellar wall", "issue:mold", "en>de"),
+    Q("neighbours party loudly on weekends", "issue:noise", "en>de"),
+    Q("workshop appointment winter tyres", "task:tires", "en>de"),
+    Q("three months notice rental agreement", "document:lease", "en>de"),
+    Q("warranty card for the fridge", "document:warranty", "en>de"), Q("less sugar more vegetables", "topic:diet",
+                                                                         "en>de"),
+    Q("old vinyl records", "preference:music", "en>de"), Q("one hour of tablet a day", "policy:kids-screen", "en>de"),
+    Q("big houseplant in the living room", "thing:plant", "en>de"), Q("my son's football club", "person:max", "en>de"),
+    Q("defrost the freezer", "device:fridge", "en>de"),
+    # en
+    Q("cat wet food", "pet:luna", "en"), Q("golden retriever", "pet:bello", "en"), Q("budgie cage", "pet:kiwi", "en"),
+    Q("grandmother in Kassel", "person:oma-gerda", "en"), Q("piano teacher tuesday", "person:mira", "en"),
+    Q("broken heating", "person:sven", "en"), Q("payments team colleague", "person:lea", "en"),
+    Q("washing machine loud when spinning", "device:washer", "en"), Q("allotment tomatoes", "place:allotment", "en"),
+    Q("office fourth floor", "place:office", "en"), Q("token refresh fails on mobile", "issue:login", "en"),
+    Q("race condition in CI", "issue:flaky", "en"), Q("passport appointment", "task:passport", "en"),
+    Q("apple cake recipe", "document:recipe", "en"), Q("Japan rail pass", "topic:japan", "en"),
+    Q("flat white oat milk", "preference:coffee", "en"), Q("quiet hours notifications", "policy:quiet", "en"),
+    # de
+    Q("Löwenzahn Kaninchen", "pet:hoppel", "de"), Q("Pflanzen gießen im Urlaub", "person:jonas-k", "de"),
+    Q("Fritzbox Passwort", "device:router", "de"), Q("Akku im Keller laden", "device:ebike", "de"),
+    Q("Holzhütte Ostsee", "place:cabin", "de"), Q("Roggenbrot", "place:bakery", "de"),
+    Q("Entfeuchter Keller", "issue:mold", "de"), Q("Kündigungsfrist Mietvertrag", "document:lease", "de"),
+    Q("Gästeliste Hochzeit", "project:wedding", "de"), Q("Eisfach abtauen", "device:fridge", "de"),
+    # paraphrase
+    Q("who looks after our pets' health", "person:dr-roth", "paraphrase"),
+    Q("the machine that makes our coffee", "device:coffee", "paraphrase"),
+    Q("where do we grow vegetables", "place:allotment", "paraphrase"),
+    Q("what is wrong with the bathroom", "issue:leak", "paraphrase"),
+    Q("when do I have to hand in my thesis", "project:thesis", "paraphrase"),
+    Q("how long is the day care open on friday", "organization:daycare", "paraphrase"),
+    Q("who teaches my daughter to drive", "person:tomasz", "paraphrase"),
+    Q("wer passt auf die Wohnung auf, wenn wir weg sind", "person:jonas-k", "paraphrase"),
+    Q("wann muss ich zum Zahnarzt", "person:dr-yilmaz", "paraphrase"),
+    # typo, umlaut spellings included
+    Q("Kuehlschrank", "device:fridge", "typo"), Q("Baeckerei Sommer", "place:bakery", "typo"),
+    Q("Jonas Kruger", "person:jonas-k", "typo"), Q("Helga Rot", "person:dr-roth", "typo"),
+    Q("espreso machine", "device:coffee", "typo"), Q("Schimel im Keller", "issue:mold", "typo"),
+    Q("Mira Bassu", "person:mira", "typo"), Q("thermostadt", "device:thermostat", "typo"),
+    Q("Ruderferein", "organization:club", "typo"), Q("Fotovoltaik", "project:solar", "typo"),
+    # reference
+    Q("our cat", "pet:luna", "reference"), Q("our dog", "pet:bello", "reference"),
+    Q("Omas Geburtstag", "person:oma-gerda", "reference"), Q("the neighbour", "person:jonas-k", "reference"),
+    Q("die Katze", "pet:luna", "reference"), Q("the dentist", "person:dr-yilmaz", "reference"),
+    Q("unser Auto", "device:car", "reference"), Q("the wifi", "device:router", "reference"),
+    Q("my son", "person:max", "reference"), Q("meine Tochter", "person:ella", "reference"),
+    Q("the vacuum", "device:vacuum", "reference"), Q("the plant", "thing:plant", "reference"),
 ]
 
 FIRST = ["Anna", "Ben", "Clara", "David", "Emma", "Felix", "Greta", "Hannes", "Ida", "Jonas", "Katrin", "Lukas",

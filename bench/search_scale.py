@@ -65,8 +65,10 @@ def explain(db: Database, model: Embedder, q: str) -> None:
     """EXPLAIN ANALYZE of each list for one query, as the app role under RLS."""
     from graph.finder import search as finder
     from graph.finder.embedders import vector_literal
+    from graph.finder.query_names import name_forms
 
     params = {"query": q, "kind": None, "at": "now", "k": finder.LIST_K, "from": None, "to": None,
+              "forms": name_forms(q),
               "model": model.name, "embedding": vector_literal(model.embed([q])[0])}
     with db.owner_tx(OWNER_A, read_only=True) as conn:
         conn.execute(load_sql("finder_set_search"))

@@ -33,8 +33,10 @@ class EntityMatch:
     ref: str
     kind: str
     name: str
-    score: float = strawberry.field(description="1.0 for an exact ref, name or alias; else trigram similarity")
-    via: str = strawberry.field(description="ref | name | alias | similar name | similar alias | owner")
+    score: float = strawberry.field(
+        description="1.0 for an exact ref, name or alias; 0.8 for one inside the query; else trigram similarity")
+    via: str = strawberry.field(
+        description="ref | name | alias | name in query | alias in query | similar name | similar alias | owner")
     matched: str = strawberry.field(description="The name, alias, ref or message span that matched")
 
     @classmethod

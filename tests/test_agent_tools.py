@@ -114,7 +114,7 @@ NAMED_QUERIES: dict[str, tuple[dict[str, Any], set[str]]] = {
     "agent_find_entity": ({"query": "Luna", "kind": None, "at": NOW, "limit": 5, "pool": 20,
                            "system_time": None, "follow": True},
                           {"id", "ref", "kind", "name", "via", "matched", "score"}),
-    "agent_search_entities": ({"query": "Luna", "kind": None, "at": NOW, "k": 5},
+    "agent_search_entities": ({"query": "Luna", "kind": None, "at": NOW, "k": 5, "forms": ["luna"]},
                               {"id", "ref", "kind", "name", "via", "matched", "score"}),
     "agent_aliases": ({"ids": [], "at": NOW}, {"entity_id", "alias", "namespace"}),
     "context_events": ({"ids": [], "chat_id": "c1", "since": NOW - timedelta(days=30), "per_entity": 3,

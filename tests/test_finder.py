@@ -22,7 +22,8 @@ from graph.demo import load_demo
 from graph.finder import reconciler
 from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
-from graph.finder.search import EXACT_BELOW, rrf, use_index
+from graph.finder.query_names import MAX_FORMS, name_forms
+from graph.finder.search import EXACT_BELOW, RRF_K, rrf, tied_ranks, use_index
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -67,8 +68,17 @@ def rows(db: Database, owner: str) -> list[dict[str, Any]]:
 
 
 def test_rrf_adds_reciprocal_ranks_and_counts_a_key_once_per_list() -> None:
-    scores = rrf([("a", ["x", "y", "x"]), ("b", ["y"])])
-    assert scores == {"x": 1 / 61, "y": 1 / 62 + 1 / 61}
+    scores = rrf([("a", [("x", 0.9), ("y", 0.5), ("x", 0.1)]), ("b", [("y", 0.7)])])
+    assert scores == {"x": 1 / (RRF_K + 1), "y": 1 / (RRF_K + 2) + 1 / (RRF_K + 1)}
+    assert rrf([("a", [("x", 0.9)]), ("b", [("y", 0.7)])], {"b": 0.5}) == {"x": 1 / (RRF_K + 1), "y": 0.5 / (RRF_K + 1)}
+
+
+def test_equal_scores_share_their_average_rank_whatever_order_the_rows_came_in() -> None:
+    assert tied_ranks([("a", 0.9), ("b", 0.5), ("c", 0.5), ("d", 0.5), ("a", 0.5), ("e", 0.1)]) == {
+        "a": 1, "b": 3, "c": 3, "d": 3, "e": 5}
+    forward = rrf([("text", [("b", 0.5), ("c", 0.5)]), ("meaning", [("c", 0.8)])])
+    backward = rrf([("text", [("c", 0.5), ("b", 0.5)]), ("meaning", [("c", 0.8)])])
+    assert forward == backward and forward["b"] == 1 / (RRF_K + 1.5)
 
 
 def test_the_sweep_projects_rag_kinds_only_and_rewrites_only_changed_texts(db: Database, demo: str) -> None:
@@ -133,6 +143,30 @@ def test_without_a_model_search_runs_on_text_and_names_and_says_so(db: Database,
     result = search.search_world_memory(db, demo, "Luni")
     assert result.mode == "text" and result.hits[0].entity is not None and result.hits[0].entity.ref == "pet:luna"
     assert "(by text and names only)" in search_text(result)
+
+
+def test_a_name_inside_the_query_is_found_in_german_as_in_english_without_a_model(db: Database,
+                                                                                  demo: str) -> None:
+    """Luna is aliased "the cat"; possessives and articles in either language still name her, by the name
+    list alone (no projections, no model)."""
+    for query, via, matched in [("Lunas Futter", "name in query", "Luna"), ("Luna's food", "name in query", "Luna"),
+                                ("was frisst die Luni", "alias in query", "Luni"),
+                                ("cat food", "alias in query", "the cat")]:
+        hits = search.search_world_memory(db, demo, query).hits
+        assert hits and hits[0].entity is not None, query
+        assert (hits[0].entity.ref, hits[0].entity.via, hits[0].entity.matched) == ("pet:luna", via, matched), query
+        assert hits[0].found_by == ["name"], query
+    lunatic = search.search_world_memory(db, demo, "Lunatic").hits  # a longer word is not the name
+    assert not any(h.entity.via.endswith("in query") for h in lunatic if h.entity)
+
+
+def test_name_forms_are_word_runs_without_possessive_endings_and_with_articles() -> None:
+    assert name_forms("Omas Geburtstag")[:2] == ["omas", "the omas"] and "oma" in name_forms("Omas Geburtstag")
+    assert {"luna's", "luna", "the luna", "mein luna"} <= set(name_forms("Luna's food"))
+    assert {"cat", "the cat", "die cat", "cat food"} <= set(name_forms("cat food"))
+    assert "the" not in name_forms("the cat") and "the cat" in name_forms("the cat")  # function words alone: no
+    assert "bus" in name_forms("bus") and "bu" not in name_forms("bus")  # too short for a genitive s
+    assert len(name_forms(" ".join(f"w{i}" for i in range(200)))) == MAX_FORMS
 
 
 def test_a_superseded_value_never_answers_and_leaves_the_entity_text(db: Database, demo: str) -> None:
@@ -244,7 +278,7 @@ def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psyco
         conn.execute("SET LOCAL enable_seqscan = off")
         conn.execute("SET LOCAL enable_sort = off")
         plan = conn.execute("EXPLAIN (FORMAT JSON) " + load("agent_search_entities"),
-                            {"query": "Lunna", "kind": None, "at": NOW, "k": 20}).fetchone()
+                            {"query": "Lunna", "kind": None, "at": NOW, "k": 20, "forms": ["lunna"]}).fetchone()
     text = json.dumps(plan)
     assert "entities_owner_name_gist" in text and "entity_aliases_owner_norm_gist" in text
     assert '"Order By"' in text

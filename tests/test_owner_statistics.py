@@ -73,7 +73,8 @@ def test_a_new_owner_is_planned_like_an_analyzed_one(db: Database, owner: str,
     assert rows[known] == rows[new] > 1
     params: dict[str, Any] = {"query": "gardener Leipzig", "at": "2030-01-01T00:00:00Z", "limit": 10, "pool": 200,
                               "k": 20, "kind": None, "from": None, "to": None}
-    for name, args in [("agent_search_facts", params), ("agent_search_entities", {**params, "query": "Person 7"}),
+    names = {**params, "query": "Person 7", "forms": ["person 7", "person", "7"]}
+    for name, args in [("agent_search_facts", params), ("agent_search_entities", names),
                        ("agent_find_entity", {**params, "query": "Person 7", "kind": None, "system_time": None,
                                               "follow": True}),
                        ("entity_by_ref", {"ref": "person:p7"})]:

@@ -1,7 +1,8 @@
-"""Retrieval quality on the labelled set (bench.retrieval_world: 107 queries, German and English,
-cross-lingual both ways, paraphrases, typos, references, over about 2,400 entities): hybrid search is at
-least as good as full text alone and vector alone on recall@5 and better on MRR. Deterministic (the same
-world, queries and offline model every run), so this is a quality assertion, not a timing one."""
+"""Retrieval quality on the labelled sets (bench.retrieval_world: 107 queries, German and English,
+cross-lingual both ways, paraphrases, typos, references, over about 2,400 entities, and 102 held-out
+queries written before the fusion was tuned): hybrid search beats full text alone and vector alone on
+recall@5 and on MRR, on both sets. Deterministic (the same world, queries and offline model every run), so
+this is a quality assertion, not a timing one."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from psycopg import sql
 
 from bench.retrieval_eval import MODES, Score, evaluate, load_world
-from bench.retrieval_world import QUERIES
+from bench.retrieval_world import HELD_OUT, QUERIES, LabelledQuery
 from graph.finder import reconciler
 from graph.finder import search as finder_search
 from graph.finder.embedders import Embedder, embedder_for, vector_literal
@@ -33,20 +34,35 @@ def world(db: Database) -> Iterator[tuple[str, Embedder]]:
     yield owner, model
 
 
-def test_the_set_is_big_enough_and_covers_every_category() -> None:
-    assert len(QUERIES) >= 80
-    assert {q.category for q in QUERIES} == {"en", "de", "de>en", "en>de", "paraphrase", "typo", "reference"}
+CATEGORIES = {"en", "de", "de>en", "en>de", "paraphrase", "typo", "reference"}
 
 
-def test_hybrid_beats_full_text_and_vector_alone(db: Database, world: tuple[str, Embedder]) -> None:
+def test_the_sets_are_big_enough_cover_every_category_and_do_not_overlap() -> None:
+    assert len(QUERIES) >= 80 and len(HELD_OUT) >= 30
+    assert {q.category for q in QUERIES} == CATEGORIES == {q.category for q in HELD_OUT}
+    assert not {q.text.lower() for q in QUERIES} & {q.text.lower() for q in HELD_OUT}
+
+
+# (queries, hybrid recall@5 and MRR at least): the README's figures, bench/README.md "Retrieval quality"
+SETS = {"main": (QUERIES, 0.93, 0.88), "held out": (HELD_OUT, 0.97, 0.87)}
+
+
+@pytest.mark.parametrize("name", list(SETS))
+def test_hybrid_beats_full_text_and_vector_alone(db: Database, world: tuple[str, Embedder], name: str) -> None:
     owner, model = world
-    scores = {mode: evaluate(db, owner, model, lists) for mode, lists in MODES.items()}
-    recall = {mode: Score.recall(s.ranks) for mode, s in scores.items()}
-    mrr = {mode: Score.mrr(s.ranks) for mode, s in scores.items()}
+    queries, min_recall, min_mrr = SETS[name]
+    recall, mrr = _measure(db, owner, model, queries)
     for alone in ("full text only", "vector only"):
-        assert recall["hybrid"] >= recall[alone], recall
+        assert recall["hybrid"] > recall[alone], recall
         assert mrr["hybrid"] > mrr[alone], mrr
-    assert recall["hybrid"] >= 0.9 and mrr["hybrid"] >= 0.85, (recall, mrr)  # the README's figures
+    assert recall["hybrid"] >= min_recall and mrr["hybrid"] >= min_mrr, (recall, mrr)
+
+
+def _measure(db: Database, owner: str, model: Embedder,
+             queries: list[LabelledQuery]) -> tuple[dict[str, float], dict[str, float]]:
+    scores = {mode: evaluate(db, owner, model, lists, queries) for mode, lists in MODES.items()}
+    return ({mode: Score.recall(s.ranks) for mode, s in scores.items()},
+            {mode: Score.mrr(s.ranks) for mode, s in scores.items()})
 
 
 def test_the_index_path_finds_what_the_exact_scan_finds(db: Database, world: tuple[str, Embedder],

@@ -44,8 +44,9 @@ class EntityMatch(BaseModel):
     ref: str
     kind: str
     name: str
-    score: float = Field(description="1.0 for an exact ref, name or alias; trigram similarity otherwise")
-    via: str = Field(description="ref | name | alias | similar name | similar alias")
+    score: float = Field(description="1.0 for an exact ref, name or alias; 0.8 for one inside the query; trigram "
+                               "similarity otherwise")
+    via: str = Field(description="ref | name | alias | name in query | alias in query | similar name | similar alias")
     matched: str = Field(description="The name, alias or ref that matched")
 
 

@@ -1,6 +1,7 @@
 """Hybrid search: names and aliases (trigram KNN), fact values (full text), projection texts (German and
 English full text) and projection meaning (vector KNN), each a real top-k over all of an owner's rows,
-fused by reciprocal rank fusion (RRF: score = sum over lists of 1 / (RRF_K + rank)).
+fused by reciprocal rank fusion (RRF: score = sum over lists of 1 / (RRF_K + rank); hits a list scores
+equally share the average of their ranks).
 
 Graph = truth, RAG = finder: a projection only points at entities; every entity hit is read from the
 ledger (a merged one answers as its survivor), facts are current beliefs, and summaries or rollups are
@@ -21,11 +22,15 @@ from psycopg import sql
 
 from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
 from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
+from graph.finder.query_names import name_forms
 from graph.reads.temporal import FactView
 from graph.sql import load
 
 log = logging.getLogger("worldmem.finder")
-RRF_K = 60
+# 5, not the customary 60: with lists 20 deep, 60 makes a list's first hit worth 1.3 times its twentieth, so
+# fusion counts lists and look-alikes found by two lists anywhere beat the one hit meaning put first; at 5
+# it is worth 4 times (bench/README.md, "Why hybrid only tied vector").
+RRF_K = 5
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 INDEXED_DIMENSIONS = frozenset({384, 512, 768, 1024, 1536})  # HNSW indexes of migration 0039
 EXACT_BELOW = 10_000  # an owner with fewer projections is read exactly (all rows sorted by distance; 0059)
@@ -56,24 +61,45 @@ class Fused:
     mode: str  # hybrid | text
 
 
-def rrf(ranked: Iterable[tuple[str, list[str]]], weights: Mapping[str, float] | None = None) -> dict[str, float]:
-    """Reciprocal rank fusion of named ranked key lists (pure; a key's first rank in each list counts),
-    each list's terms multiplied by its weight (1 when not named)."""
+Ranked = list[tuple[str, float]]  # (fusion key, the list's own score), best first
+
+
+def rrf(ranked: Iterable[tuple[str, Ranked]], weights: Mapping[str, float] | None = None) -> dict[str, float]:
+    """Reciprocal rank fusion of named ranked lists of (key, score) (pure). A key's first place in a list
+    counts; keys a list scores equally share the average of their ranks, so the order within a tie (by
+    row id) decides nothing. Each list's terms are multiplied by its weight (1 when not named)."""
     scores: dict[str, float] = {}
-    for name, keys in ranked:
+    for name, items in ranked:
         weight = (weights or {}).get(name, 1.0)
-        seen: set[str] = set()
-        for rank, key in enumerate(keys, start=1):
-            if key not in seen:
-                seen.add(key)
-                scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank)
+        for key, rank in tied_ranks(items).items():
+            scores[key] = scores.get(key, 0.0) + weight / (RRF_K + rank)
     return scores
+
+
+def tied_ranks(items: Ranked) -> dict[str, float]:
+    """Each key's rank from 1 at its first place (pure); a run of equal scores gets its average rank."""
+    firsts: Ranked = []
+    seen: set[str] = set()
+    for key, score in items:
+        if key not in seen:
+            seen.add(key)
+            firsts.append((key, score))
+    ranks: dict[str, float] = {}
+    start = 0
+    while start < len(firsts):
+        end = start
+        while end + 1 < len(firsts) and firsts[end + 1][1] == firsts[start][1]:
+            end += 1
+        for key, _ in firsts[start:end + 1]:
+            ranks[key] = (start + end) / 2 + 1
+        start = end + 1
+    return ranks
 
 
 def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, at: datetime) -> Fused:
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
     cands: dict[str, _Candidate] = {}
-    ranked: list[tuple[str, list[str]]] = []
+    ranked: list[tuple[str, Ranked]] = []
     if "name" in q.lists:
         ranked.append(("name", _names(conn, params, cands)))
     if "fact" in q.lists:
@@ -89,8 +115,8 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
             projections.append(("meaning", rows))
     ranked += _projection_lists(conn, projections, q.kind, cands)
     scores = rrf(ranked)  # equal weights: the evaluation found none better (bench/README.md)
-    for name, keys in ranked:
-        for key in dict.fromkeys(keys):
+    for name, items in ranked:
+        for key in dict.fromkeys(key for key, _ in items):
             cands[key].found_by.append(name)
     best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit]
     hits = []
@@ -100,23 +126,23 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
     return Fused(hits=hits, mode=mode)
 
 
-def _names(conn: psycopg.Connection[Any], params: dict[str, Any], cands: dict[str, _Candidate]) -> list[str]:
+def _names(conn: psycopg.Connection[Any], params: dict[str, Any], cands: dict[str, _Candidate]) -> Ranked:
     keys = []
-    for r in conn.execute(load("agent_search_entities"), params).fetchall():
+    for r in conn.execute(load("agent_search_entities"), {**params, "forms": name_forms(params["query"])}).fetchall():
         key = f"entity:{r['id']}"
         cands.setdefault(key, _Candidate(SearchHit(score=0, entity=EntityMatch.model_validate(r),
                                                    matched=r["matched"])))
-        keys.append(key)
+        keys.append((key, float(r["score"])))
     return keys
 
 
-def _facts(conn: psycopg.Connection[Any], params: dict[str, Any], cands: dict[str, _Candidate]) -> list[str]:
+def _facts(conn: psycopg.Connection[Any], params: dict[str, Any], cands: dict[str, _Candidate]) -> Ranked:
     keys = []
     for r in conn.execute(load("agent_search_facts"), params).fetchall():
         key = f"fact:{r['id']}"
         st = Statement(subject=r["subject_ref"], functional=r["functional"], fact=FactView.from_row(r))
         cands.setdefault(key, _Candidate(SearchHit(score=0, statement=st, matched=_text(st.fact.value))))
-        keys.append(key)
+        keys.append((key, float(r["score"])))
     return keys
 
 
@@ -159,7 +185,7 @@ def use_index(owner_projections: int) -> bool:
 
 
 def _projection_lists(conn: psycopg.Connection[Any], lists: list[tuple[str, list[dict[str, Any]]]],
-                      kind: str | None, cands: dict[str, _Candidate]) -> list[tuple[str, list[str]]]:
+                      kind: str | None, cands: dict[str, _Candidate]) -> list[tuple[str, Ranked]]:
     """Projection rows as fusion keys: an entity projection is its entity as the ledger has it now (the
     survivor of a merge; gone when the entity is of another kind than asked); other rows are memories."""
     ids = {i for _, rows in lists for r in rows for i in r["entity_ids"]}
@@ -171,7 +197,7 @@ def _projection_lists(conn: psycopg.Connection[Any], lists: list[tuple[str, list
         for r in rows:
             key = _projection_key(r, entities, kind, cands)
             if key is not None:
-                keys.append(key)
+                keys.append((key, float(r["score"])))
         out.append((name, keys))
     return out
 

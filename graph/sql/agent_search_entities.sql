@@ -1,7 +1,11 @@
--- Entities by name or believed alias: exact matches (score 1), then the %(k)s nearest by trigram word
--- distance (pg_trgm `<<->`), a real top-k over all of the owner's names through the GiST indexes on
--- (owner_sub, name trigrams) of migration 0037 (KNN order, no candidate cap), scored by word similarity
--- (at least 0.6 to count: weaker look-alikes were noise in the retrieval evaluation, bench/README.md). A merged entity stands for its survivor; each entity comes once, best match first.
+-- Entities by name or believed alias: exact matches (score 1); names inside the query (score 0.8: a name or
+-- alias equal to one of %(forms)s, the word runs of graph/finder/query_names.py, so "Omas Geburtstag" finds
+-- the alias "Oma" and "cat food" the alias "the cat"; index scans of the (owner_sub, name_norm / alias_norm)
+-- btrees of 0008); then the %(k)s nearest by trigram word distance (pg_trgm `<<->`), a real top-k over all
+-- of the owner's names through the GiST indexes on (owner_sub, name trigrams) of migration 0037 (KNN order,
+-- no candidate cap), scored by word similarity (at least 0.6 to count: weaker look-alikes were noise in the
+-- retrieval evaluation, bench/README.md). A merged entity stands for its survivor; each entity comes once,
+-- best match first.
 -- %(kind)s (NULL: any) filters the survivor's kind.
 -- Returns: id, ref, kind, name, via, matched, score
 WITH exact AS (
@@ -16,6 +20,15 @@ WITH exact AS (
     SELECT entity_id, 'alias', alias, 1.0
     FROM entity_aliases
     WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND superseded_at IS NULL
+      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    UNION ALL
+    SELECT id, 'name in query', canonical_name, 0.8
+    FROM entities
+    WHERE owner_sub = wm_owner() AND name_norm = ANY(%(forms)s::text[])
+    UNION ALL
+    SELECT entity_id, 'alias in query', alias, 0.8
+    FROM entity_aliases
+    WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(forms)s::text[]) AND superseded_at IS NULL
       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
 ), near_names AS (
     SELECT id AS entity_id, canonical_name AS matched, lower(%(query)s) <<-> canonical_name AS dist
