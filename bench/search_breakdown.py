@@ -85,6 +85,7 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
     params = {"query": q, "kind": None, "at": datetime.now(UTC), "k": finder.LIST_K, "from": None, "to": None}
     with db.owner_tx(OWNER_B, read_only=True) as conn:
         cands: dict[str, Any] = {}
+        conn.execute(load_sql("finder_set_names"))
         ranked = [("name", clock("names (agent_search_entities)", lambda: finder._names(
                       conn.execute(load_sql("agent_search_entities"), params).fetchall(), cands))),
                   ("fact", clock("facts (agent_search_facts)", lambda: finder._facts(

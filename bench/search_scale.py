@@ -90,10 +90,12 @@ def explain(db: Database, model: Embedder, q: str) -> None:
     params = {"query": q, "kind": None, "at": "now", "k": finder.LIST_K, "from": None, "to": None,
               "model": model.name, "embedding": vector_literal(model.embed([q])[0])}
     with db.owner_tx(OWNER_A, read_only=True) as conn:
-        conn.execute(load_sql("finder_set_search"))
+        conn.execute(load_sql("finder_set_names"))
         for name in ("agent_search_entities", "agent_search_facts", "finder_search_text", "finder_search_vector"):
             text = load_sql(name).replace("{dim}", "512")
-            plan = conn.execute("EXPLAIN (ANALYZE, COSTS OFF, SUMMARY ON) " + text, params).fetchall()
+            if name == "finder_search_vector":  # as the search runs it: only this statement without sorting
+                conn.execute(load_sql("finder_set_search"))
+            plan = conn.execute("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) " + text, params).fetchall()
             print(f"\n-- {name} ({q!r})")
             for row in plan:
                 print(row["QUERY PLAN"])

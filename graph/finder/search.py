@@ -86,6 +86,8 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
     statements = [name for name, wanted in (("agent_search_entities", "name"), ("agent_search_facts", "fact"),
                                             ("finder_search_text", "text")) if wanted in q.lists]
     with conn.pipeline():
+        if "agent_search_entities" in statements:
+            conn.execute(load("finder_set_names"))
         owner = conn.execute(load("finder_current_owner")) if embedding else None
         cursors = {name: conn.execute(load(name), params) for name in statements}
     ranked: list[tuple[str, list[str]]] = []
