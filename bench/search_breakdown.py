@@ -7,6 +7,7 @@ the projection count, the entity reads, fusion. Prints p50/p95 per step and end 
 EXPLAIN (ANALYZE, BUFFERS) of every statement for a few queries.
 
     python -m bench.search_breakdown [--people 3000] [--runs 80] [--db NAME] [--keep] [--explain] [--analyze]
+                                     [--embed-ab ROUNDS]
 
 --db NAME reuses a database built before with --keep (the build takes a few minutes); --analyze measures
 after a plain ANALYZE (default: right after B's import, statistics as A left them).
@@ -20,6 +21,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -107,6 +109,37 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
     clock("searchWorldMemory end to end", lambda: search_world_memory(db, OWNER_B, q, embedder=model))
 
 
+class _Inline:
+    """The query embedded in the request thread (the before of the worker thread), as an executor."""
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        done: Future[Any] = Future()
+        try:
+            done.set_result(fn(*args))
+        except Exception as exc:  # the search reads it from the future, as from the worker's
+            done.set_exception(exc)
+        return done
+
+
+def embedding_ab(db: Database, model: Embedder, qs: list[str], rounds: int) -> None:
+    """searchWorldMemory with the query embedded by the worker thread and in the request thread, alternating."""
+    worker = finder._EMBEDDING
+    times: dict[str, list[float]] = {"worker thread": [], "request thread": []}
+    try:
+        for _ in range(rounds):
+            for mode in ("request thread", "worker thread"):
+                finder._EMBEDDING = worker if mode == "worker thread" else _Inline()  # type: ignore[assignment]
+                for q in qs:
+                    started = time.perf_counter()
+                    search_world_memory(db, OWNER_B, q, embedder=model)
+                    times[mode].append((time.perf_counter() - started) * 1000)
+    finally:
+        finder._EMBEDDING = worker
+    for mode, t in times.items():
+        print(f"[breakdown] {mode}: {len(t)} searches, p50 {statistics.median(t):.2f} / "
+              f"p95 {statistics.quantiles(t, n=20)[18]:.2f} ms")
+
+
 def explain(db: Database, model: Embedder, qs: list[str]) -> None:
     for q in qs:
         params = {"query": q, "kind": None, "at": datetime.now(UTC), "k": finder.LIST_K, "from": None,
@@ -129,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--analyze", action="store_true", help="ANALYZE before measuring")
     parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--embed-ab", type=int, default=0, metavar="ROUNDS",
+                        help="then the query embedded in a worker thread vs the request thread, alternating")
     args = parser.parse_args(argv)
     settings = get_settings()
     model = embedder_for(Settings(embedding_provider="offline"))
@@ -149,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
             for step, t in steps.items():
                 cuts = statistics.quantiles(t, n=20)
                 print(f"| {step} | {statistics.median(t):.2f} | {cuts[18]:.2f} | {max(t):.2f} |")
+            if args.embed_ab:
+                embedding_ab(db, model, qs, args.embed_ab)
             if args.explain:
                 explain(db, model, [qs[0], qs[1], qs[2], qs[3]])
         finally:
