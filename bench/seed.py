@@ -61,10 +61,10 @@ def bench_url(settings: Settings, db: str = BENCH_DB) -> str:
     return admin_url(settings, db)
 
 
-def seeded(settings: Settings) -> list[tuple[str, int]]:
+def seeded(settings: Settings, db: str = BENCH_DB) -> list[tuple[str, int]]:
     """Owners and entity counts already in the bench database ([] when absent or unseeded)."""
     try:
-        with psycopg.connect(bench_url(settings), connect_timeout=10) as conn:
+        with psycopg.connect(bench_url(settings, db), connect_timeout=10) as conn:
             return [(r[0], r[1]) for r in conn.execute(load("seed_seeded")).fetchall()]
     except psycopg.Error:
         return []
