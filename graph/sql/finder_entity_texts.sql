@@ -1,8 +1,9 @@
 -- The texts of entity projections: rag-kind entities (entity_kinds.rag, migration 0039), not merged away,
 -- either the next %(batch)s after %(after)s in id order (the reconciler's sweep) or those with the given
 -- refs (after a commit). One text per entity: name, kind, description, believed aliases and current literal
--- values (at most 30, the most recent first); what is true is still read from the ledger, the text only
--- finds the entity.
+-- values (at most 30, the most recent first, equal times in the order they were written: the same text for
+-- the same facts on every pass, so a re-projection rewrites nothing that did not change); what is true is
+-- still read from the ledger, the text only finds the entity.
 -- Returns: id, ref, text
 WITH picked AS (
     SELECT e.id, e.ref, e.canonical_name, e.description, k.name AS kind_name
@@ -21,13 +22,14 @@ SELECT p.id, p.ref,
             FROM entity_aliases a
             WHERE a.owner_sub = wm_owner() AND a.entity_id = p.id AND a.superseded_at IS NULL
               AND a.valid_from <= now() AND (a.valid_to IS NULL OR a.valid_to > now())),
-           (SELECT string_agg(replace(v.predicate, '_', ' ') || ': ' || v.value_text, E'\n')
-            FROM (SELECT f.predicate, f.value_text
+           (SELECT string_agg(replace(v.predicate, '_', ' ') || ': ' || v.value_text, E'\n'
+                              ORDER BY v.valid_from DESC, v.id)
+            FROM (SELECT f.id, f.valid_from, f.predicate, f.value_text
                   FROM facts f
                   WHERE f.owner_sub = wm_owner() AND f.subject_id = p.id AND f.superseded_at IS NULL
                     AND f.status = 'active' AND f.value_text IS NOT NULL
                     AND (f.valid_to IS NULL OR f.valid_to > now())
-                  ORDER BY f.valid_from DESC
+                  ORDER BY f.valid_from DESC, f.id
                   LIMIT 30) v)), 8000) AS text
 FROM picked p
 ORDER BY p.id
