@@ -121,8 +121,6 @@ NAMED_QUERIES: dict[str, tuple[dict[str, Any], set[str]]] = {
                         "per_chat": 5, "per_open": 3, "limit": 8},
                        {"id", "occurred_at", "event_type", "summary", "chat_id", "intent", "intent_outcome",
                         "target", "cause_type", "cause_summary"}),
-    "context_entities": ({"refs": ["pet:luna"], "spans": ["luna"], "at": NOW, "max_policies": 5},
-                         {"span", "via", "namespace", "seen_at", "id", "ref", "kind", "name"}),
 }
 FACT_COLUMNS = {"id", "about_id", "subject_ref", "predicate", "functional", "object_kind", "object_value",
                 "object_ref", "valid_from", "valid_to", "recorded_at", "superseded_at", "observed_at", "status",

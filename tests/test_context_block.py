@@ -8,6 +8,7 @@ import tempfile
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -17,7 +18,7 @@ from graph.agent import context_rows, linking
 from graph.agent.world_context import MAX_POLICIES, ContextRequest, block_params, build
 from graph.demo import load_demo
 from graph.platform.db import Database
-from graph.sql import load
+from graph.sql import load, trusted
 
 NOW = datetime.now(UTC).replace(second=0, microsecond=0)
 MESSAGES = [
@@ -69,6 +70,11 @@ def test_events_keep_the_linked_and_the_general_picks_once_newest_first() -> Non
         context_rows.split([_row("surprise")])
 
 
+# The statement the block replaced, as the oracle (tests/sql/, not a product query any more).
+ORACLE_ENTITIES = trusted((Path(__file__).parent / "sql" / "context_entities.sql").read_text())
+ENTITY_COLUMNS = {"span", "via", "namespace", "seen_at", "id", "ref", "kind", "name"}
+
+
 @pytest.mark.parametrize(("limit", "per_entity"), [(500, 3), (2, 1)])
 @pytest.mark.parametrize(("message", "chat_id"), MESSAGES)
 def test_the_block_gives_the_rows_of_the_three_statements(db: Database, demo: str, message: str,
@@ -81,8 +87,9 @@ def test_the_block_gives_the_rows_of_the_three_statements(db: Database, demo: st
     with db.owner_tx(demo, read_only=True) as conn:
         block = context_rows.split(psycopg.RawCursor(conn).execute(load("context_block"), block_params(
             found, NOW, chat_id, limit=limit, per_entity=per_entity)).fetchall())
-        entities = conn.execute(load("context_entities"), entity_params).fetchall()
+        entities = conn.execute(ORACLE_ENTITIES, entity_params).fetchall()
         assert block.entities == entities
+        assert all(set(r) == ENTITY_COLUMNS for r in entities)
         linked, _ = linking.link(found, entities, linking.chat_namespace(chat_id), NOW)
         linked_ids = [m.id for m in linked]
         ids = list(dict.fromkeys([*linked_ids, *(r["id"] for r in entities if r["via"] in ("owner", "policy"))]))

@@ -3,7 +3,7 @@
 -- every entity it finds, what the builder may then need, cut per entity exactly as agent_facts_about.sql
 -- and context_events.sql cut for the chosen ids; the builder keeps the chosen ones' rows in this order and
 -- applies those statements' overall limits, which gives the rows the two-step build read (tests/test_context_block.py).
---   part 'entity'   context_entities.sql's rows: message spans equal to a ref ($1), a canonical name or
+--   part 'entity'   tests/sql/context_entities.sql's rows: message spans equal to a ref ($1), a canonical name or
 --                   a believed alias valid at $3 ($2), the owner's person, active policies; a merged
 --                   entity stands for its survivor. n: the order context_entities returns them in.
 --   part 'own'      current facts (active, valid at $3) of every entity found: the first $5 of each
@@ -17,7 +17,7 @@
 -- $4 max_policies, $5 limit, $6 chat_id, $7 since, $8 per_entity, $9 per_chat, $10 per_open.
 -- Columns: part, n, for_id, context_entities' (span, via, namespace, seen_at, id, ref, kind, name),
 -- agent_facts_about's (id shared), context_events' (id shared); a part's other columns are NULL.
--- Shape: as context_entities.sql (no coalesce or wm_survivor in a join condition under RLS); per-entity
+-- Shape: as tests/sql/context_entities.sql (no coalesce or wm_survivor in a join condition under RLS); per-entity
 -- LATERAL lookups by facts_current, facts_incoming_current and world_events_target, so the work grows with the
 -- entities the message names, never with the owner's 1M facts.
 WITH hits AS (
