@@ -63,6 +63,10 @@ class Context(BaseContext):
         # Errors to report beside a field's data (e.g. a rejected proposal); see SoftErrors.
         self.soft_errors: list[GraphQLError] = []
 
+    def reject(self, field: str, message: str, code: str, **extensions: Any) -> None:
+        """Reports a refusal of `field` beside its data (all or nothing: the data says what was written)."""
+        self.soft_errors.append(GraphQLError(message, path=[field], extensions={"code": code, **extensions}))
+
 
 def bearer_token(header: str | None) -> str | None:
     if not header:

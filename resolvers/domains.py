@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import strawberry
-from graphql import GraphQLError
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
@@ -31,8 +30,7 @@ MAX_CONTACTS = 500
 def _signal(info: Info[Any, Any], field: str, outcome: CommitOutcome) -> None:
     if outcome.rejected:
         first = outcome.rejected[0]
-        info.context.soft_errors.append(GraphQLError(
-            f"{field} rejected, nothing written: {first.message}", path=[field], extensions={"code": first.code}))
+        info.context.reject(field, f"{field} rejected, nothing written: {first.message}", first.code)
 
 
 async def contacts(info: Info[Any, Any], name: str | None = None, limit: int = 100, offset: int = 0) -> list[Contact]:

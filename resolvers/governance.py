@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError
 from pydantic import ValidationError
 from strawberry.types import Info
 
@@ -55,9 +54,7 @@ async def _govern(info: Info[Any, Any], field: str, op: Any, run_id: str | None,
     outcome = await blocking(commit_proposal, database(info), who, proposal)
     if outcome.rejected:
         first = outcome.rejected[0]
-        info.context.soft_errors.append(GraphQLError(
-            f"{field} rejected, nothing written: {first.message}", path=[field],
-            extensions={"code": first.code}))
+        info.context.reject(field, f"{field} rejected, nothing written: {first.message}", first.code)
     found = await blocking(merges_for_run, database(info), who.owner, run) if merges and not outcome.rejected \
         else []
     return GovernanceResult(ok=not outcome.rejected, run_id=run, commit=CommitResult.from_outcome(outcome),

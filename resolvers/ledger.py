@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError
 from pydantic import TypeAdapter, ValidationError
 from strawberry.types import Info
 
@@ -64,10 +63,9 @@ def _describe(exc: Exception) -> str:
 def _signal_rejections(info: Info[Any, Any], outcome: CommitOutcome) -> None:
     if outcome.rejected:
         first = outcome.rejected[0]
-        info.context.soft_errors.append(GraphQLError(
-            f"proposal rejected, nothing written: operation {first.op_index}: {first.message}",
-            path=["commitProposal"], extensions={"code": first.code, "rejected": [
-                r.model_dump() for r in outcome.rejected]}))
+        info.context.reject("commitProposal",
+                            f"proposal rejected, nothing written: operation {first.op_index}: {first.message}",
+                            first.code, rejected=[r.model_dump() for r in outcome.rejected])
 
 
 @strawberry.type

@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Any
 
 import strawberry
-from graphql import GraphQLError
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
@@ -63,10 +62,9 @@ async def record_observations_field(info: Info[Any, Any], observations: list[Obs
     outcome = await blocking(record_observations, database(info), principal(info), items)
     if outcome.rejected:
         first = outcome.rejected[0]
-        info.context.soft_errors.append(GraphQLError(
-            f"observations rejected, nothing written: observation {first.index}: {first.message}",
-            path=["recordObservations"], extensions={"code": first.code, "rejected": [
-                r.model_dump() for r in outcome.rejected]}))
+        info.context.reject("recordObservations",
+                            f"observations rejected, nothing written: observation {first.index}: {first.message}",
+                            first.code, rejected=[r.model_dump() for r in outcome.rejected])
     return ObservationsRecorded.from_outcome(outcome)
 
 
