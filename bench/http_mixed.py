@@ -28,11 +28,15 @@ from uuid import uuid4
 
 from bench import cmp_world
 from bench.cmp_load import load, owner
-from bench.http_reads import DB, Q_HOOD, Q_STATE
+from bench.http_reads import Q_HOOD, Q_STATE
 from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.settings import get_settings
+
+# Its own copy of the comparison world: the commits change current facts, which would make
+# bench.http_reads' answers differ from the generated truth.
+DB = "worldmem_perf_mixed"
 
 Q_CONTEXT = "query($m: String!) { worldContext(message: $m) { markdown tokens } }"
 Q_COMMIT = "mutation($p: ProposalInput!) { commitProposal(proposal: $p) { committed } }"
