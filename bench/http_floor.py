@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.http_server import Client, Summary, drop_database, fresh_database, load_average, serve
@@ -40,6 +41,12 @@ def run_batch(client: Client, n: int, into: list[float]) -> None:
         into.append(time.perf_counter() - started)
         if answer != {"data": {"__typename": "Query"}}:
             raise SystemExit(f"unexpected answer: {answer}")
+
+
+def floor_load(client: Client, stop: threading.Event) -> None:
+    sink: list[float] = []
+    while not stop.is_set():
+        run_batch(client, BATCH, sink)
 
 
 def top_entries(collapsed: str, limit: int = 15) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
@@ -63,20 +70,17 @@ def top_entries(collapsed: str, limit: int = 15) -> tuple[list[tuple[str, float]
             [(f, c * share) for f, c in total.most_common(limit * 3)])
 
 
-def profile(pid: int, seconds: int, client: Client) -> str:
-    out = Path(tempfile.mkdtemp()) / "floor.txt"
+def profile(pid: int, seconds: int, work: Callable[[threading.Event], object]) -> str:
+    """py-spy's collapsed stacks of process `pid` (samples holding the GIL) while `work` runs in a thread.
+
+    `work(stop)` loads the server until `stop` is set, which happens when py-spy has sampled `seconds`."""
+    out = Path(tempfile.mkdtemp()) / "profile.txt"
     py_spy = str(Path(sys.executable).parent / "py-spy")  # installed with the dev extra, beside python
     spy = subprocess.Popen([py_spy, "record", "--pid", str(pid), "--duration", str(seconds), "--rate", "500",
                             "--format", "raw", "--output", str(out), "--nonblocking", "--gil"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    sink: list[float] = []
     stop = threading.Event()
-
-    def load() -> None:
-        while not stop.is_set():
-            run_batch(client, BATCH, sink)
-
-    loader = threading.Thread(target=load)
+    loader = threading.Thread(target=work, args=(stop,))
     loader.start()
     _, err = spy.communicate()
     stop.set()
@@ -146,7 +150,7 @@ def main() -> None:
                     run_batch(client, BATCH, latencies)
                 print(f"{{ __typename }} authenticated, keep-alive: {Summary.of(latencies)}")
             if args.profile:
-                print_profile(profile(proc.pid, args.profile, client))
+                print_profile(profile(proc.pid, args.profile, lambda stop: floor_load(client, stop)))
             print(f"load average: {load_average()}")
     finally:
         if not args.keep:

@@ -1,6 +1,6 @@
 """Mixed load over HTTP: 8 clients, 80 % reads (stateAt, neighbors, worldContext) / 20 % commitProposal.
 
-    python -m bench.http_mixed [--seconds 15] [--rounds 2] [--clients 8] [--workers 1 2]
+    python -m bench.http_mixed [--seconds 15] [--rounds 2] [--clients 8] [--workers 1 2] [--profile S]
 
 Uses the comparison world (`python -m bench.http_reads --load-only` loads it; this command does too). One
 `worldmem serve` per worker count in `--workers` (WORLDMEM_WORKERS), all started up front; the phases
@@ -28,6 +28,7 @@ from uuid import uuid4
 
 from bench import cmp_world
 from bench.cmp_load import load, owner
+from bench.http_floor import print_profile, profile
 from bench.http_reads import Q_HOOD, Q_STATE
 from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
 from graph.platform.connect import role_url
@@ -127,6 +128,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--baseline", type=Path, help="also serve another checkout's code (1 worker), e.g. main")
+    parser.add_argument("--profile", type=int, default=0,
+                        help="afterwards, sample the first server (1 process) with py-spy for this many seconds")
     args = parser.parse_args()
     settings = get_settings()
     world = cmp_world.world()
@@ -139,10 +142,10 @@ def main() -> None:
     tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     print(f"load average at start: {load_average()}")
     with ExitStack() as stack:
-        ports = {f"workers {w}": stack.enter_context(serve(DB, {"WORLDMEM_WORKERS": str(w)}))[1]
-                 for w in args.workers}
+        servers = {f"workers {w}": stack.enter_context(serve(DB, {"WORLDMEM_WORKERS": str(w)})) for w in args.workers}
         if args.baseline:
-            ports[f"code of {args.baseline}"] = stack.enter_context(serve(DB, code_dir=args.baseline))[1]
+            servers[f"code of {args.baseline}"] = stack.enter_context(serve(DB, code_dir=args.baseline))
+        ports = {w: port for w, (_proc, port) in servers.items()}
         tallies = {w: Tally() for w in ports}
         spent = dict.fromkeys(ports, 0.0)
         for port in ports.values():  # warm-up: pools, caches, prepared statements
@@ -151,6 +154,10 @@ def main() -> None:
             for w, port in ports.items():
                 spent[w] += phase(port, tokens, world, args.clients, args.seconds, tallies[w], r + 1)
                 print(f"round {r + 1}, {w}: done, load average {load_average()}", flush=True)
+        if args.profile:
+            proc, port = next(iter(servers.values()))
+            print_profile(profile(proc.pid, args.profile, lambda _stop: phase(
+                port, tokens, world, args.clients, args.profile, Tally(), 99)))
     for w, tally in tallies.items():
         s = Summary.of(tally.latencies)
         print(f"{w}: {len(tally.latencies) / spent[w]:.0f} req/s, p50 {s.p50_ms:.1f} ms, "
