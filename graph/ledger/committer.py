@@ -126,6 +126,7 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
             return CommitResult.model_validate({**stored["result"], "replayed": True})
         at = _system_time(clock, recorded_at)
         tally = _batched(conn, principal, proposal, at)
+        batched = tally is not None
         if tally is None:
             tally = _Tally()
             try:
@@ -147,6 +148,8 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
             conn.execute(load("clock_advance"), {"at": at})
             conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
                                                       "pending": result.pending})
+            if batched:  # a bulk write into a new database: statistics before the next one is planned (0071)
+                conn.execute(load("first_statistics"))
         return result
 
 
