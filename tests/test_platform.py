@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,8 +26,9 @@ from psycopg import sql
 
 from graph.platform.connect import admin_url
 from graph.platform.errors import MigrationError
-from graph.platform.migrate import applied, discover, migrate
+from graph.platform.migrate import CLUSTER_LOCK_KEY, applied, discover, migrate
 from graph.settings import GRAPH_NAME, Settings
+from graph.sql import load
 from tests.conftest import drop_database as drop_or_abort
 
 WORLDMEM = Path(sys.executable).with_name("worldmem")
@@ -176,6 +178,28 @@ def test_edited_applied_migration_is_refused(settings: Settings, scratch_url: st
 
     with pytest.raises(MigrationError, match="edited"):
         migrate(settings, scratch_url, directory)
+
+
+def test_one_migrator_per_cluster(settings: Settings, scratch_url: str) -> None:
+    """Migrating any database waits while another migrator holds the cluster's lock. Roles are shared by
+    all databases: two migrated at once failed with "tuple concurrently updated", and AGE's ROLLBACK of
+    that left the server's shared lock table corrupt (see test_server_accepts_many_consecutive_connections)."""
+    outcome: list[object] = []
+
+    def run() -> None:
+        try:
+            outcome.append(migrate(settings, scratch_url))
+        except Exception as exc:  # reported by the assertion below
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run)
+    with psycopg.connect(admin_url(settings, "postgres"), autocommit=True) as holder:
+        holder.execute(load("platform_cluster_lock"), (CLUSTER_LOCK_KEY,))
+        worker.start()
+        worker.join(2.0)
+        assert worker.is_alive() and outcome == [], "migrate() ran while another migrator held the lock"
+    worker.join(120)
+    assert outcome == [file_versions(settings.migrations_dir)]
 
 
 # 4. The app and console roles own nothing and are not privileged ---------------------------------

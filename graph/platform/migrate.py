@@ -22,6 +22,7 @@ from graph.sql import load, trusted
 
 FILE_PATTERN = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 LOCK_KEY = 727_001  # pg_advisory_xact_lock key that serialises concurrent migrators
+CLUSTER_LOCK_KEY = 727_002  # pg_advisory_lock key in the `postgres` database: one migrator per cluster
 
 
 @dataclass(frozen=True)
@@ -62,14 +63,21 @@ def ensure_database(settings: Settings, dbname: str) -> None:
 def migrate(settings: Settings, url: str | None = None, directory: Path | None = None) -> list[str]:
     """Apply pending migrations to the database at `url` (admin); return the versions applied."""
     url = url or admin_url(settings)
-    ensure_database(settings, dbname_of(url))
     applied_now: list[str] = []
-    with _connect(url, autocommit=True, options="-c search_path=public,ag_catalog") as conn:
-        conn.execute(load("platform_schema_migrations"))
-        for migration in discover(directory or settings.migrations_dir):
-            if _apply_one(conn, migration):
-                applied_now.append(migration.version)
-        _ensure_role_logins(conn, settings)
+    # One migrator per cluster, whatever database it migrates. Roles, their settings and grants to them are
+    # shared by every database: two databases migrated at once (parallel test runs, benches) made one
+    # migration fail with "tuple concurrently updated", and AGE 1.8's ROLLBACK of that transaction
+    # ("ResourceOwnerEnlarge called after release started") left the server's shared lock table corrupt
+    # until a restart (README, known upstream bug). The lock goes with this connection.
+    with _connect(admin_url(settings, "postgres"), autocommit=True) as gate:
+        gate.execute(load("platform_cluster_lock"), (CLUSTER_LOCK_KEY,))
+        ensure_database(settings, dbname_of(url))
+        with _connect(url, autocommit=True, options="-c search_path=public,ag_catalog") as conn:
+            conn.execute(load("platform_schema_migrations"))
+            for migration in discover(directory or settings.migrations_dir):
+                if _apply_one(conn, migration):
+                    applied_now.append(migration.version)
+            _ensure_role_logins(conn, settings)
     return applied_now
 
 
