@@ -118,7 +118,8 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
         if "agent_search_entities" in statements:
             conn.execute(load("finder_set_names"))
         owner = conn.execute(load("finder_current_owner")) if embedding else None
-        cursors = {name: conn.execute(load(name), named if name == "agent_search_entities" else params)
+        cursors = {name: conn.execute(load(statement_for(name, q)), named if name == "agent_search_entities"
+                                      else params)
                    for name in statements}
     ranked: list[tuple[str, Ranked]] = []
     if "agent_search_entities" in cursors:
@@ -147,6 +148,14 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
         c = cands[key]
         hits.append(c.hit.model_copy(update={"score": round(scores[key], 6), "found_by": c.found_by}))
     return Fused(hits=hits, mode=mode)
+
+
+def statement_for(name: str, q: Query) -> str:
+    """The named statement a list runs (pure): the fact list has its own for a time range, whose start may
+    reach far back (agent_search_facts bounds its rows by "valid now or later", migration 0069)."""
+    if name == "agent_search_facts" and (q.valid_from is not None or q.valid_to is not None):
+        return "agent_search_facts_during"
+    return name
 
 
 def _names(rows: list[dict[str, Any]], cands: dict[str, _Candidate]) -> Ranked:
