@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, LiteralString
 
 import psycopg
@@ -69,7 +69,8 @@ def test_full_text_lists_take_their_indexes_right_after_a_bulk_write(db: Databas
     assert sorted(options.values()) == [["fastupdate=off"]] * 4
     params = {"query": "marker1234", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None}
     facts = _indexes(db, owner, load("agent_search_facts"), params)
-    during = _indexes(db, owner, load("agent_search_facts_during"), {**params, "from": datetime(2020, 1, 1, tzinfo=UTC)})
+    since = datetime(2020, 1, 1, tzinfo=UTC)
+    during = _indexes(db, owner, load("agent_search_facts_during"), {**params, "from": since})
     texts = _indexes(db, owner, load("finder_search_text"), params)
     assert facts == {"facts_open_value_tsv", "facts_ending_literal"}, facts
     assert during == {"facts_owner_value_tsv"}, during
@@ -98,14 +99,14 @@ def test_ended_beliefs_holding_the_words_are_never_read(db: Database, owner: str
     admin_conn.execute(
         "INSERT INTO entities (owner_sub, ref, kind, canonical_name, created_at, updated_at) "
         "VALUES (%(o)s, 'person:n', 'person', 'Notes', now(), now())", {"o": owner})
-    rows = [(ROWS, "'2024-01-01'", "now() - interval '100 days'"), (1, "'2024-01-01'", "NULL"),
-            (1, "'2024-01-01'", "now() + interval '100 days'")]
-    for n, valid_from, valid_to in rows:
-        admin_conn.execute(trusted(
+    now = datetime.now(UTC)
+    for n, valid_to in [(ROWS, now - timedelta(days=100)), (1, None), (1, now + timedelta(days=100))]:
+        admin_conn.execute(
             "INSERT INTO facts (owner_sub, subject_id, predicate, functional, object_kind, object_value, valid_from, "
-            f"valid_to, recorded_at, believed, source, confidence, status) SELECT %(o)s, e.id, 'status', false, "
-            f"'literal', to_jsonb('draft ' || g), {valid_from}, {valid_to}, now(), true, 'user', 1.0, 'active' "
-            "FROM entities e, generate_series(1, %(n)s) g WHERE e.owner_sub = %(o)s"), {"o": owner, "n": n})
+            "valid_to, recorded_at, believed, source, confidence, status) SELECT %(o)s, e.id, 'status', false, "
+            "'literal', to_jsonb('draft ' || g), '2024-01-01', %(to)s, now(), true, 'user', 1.0, 'active' "
+            "FROM entities e, generate_series(1, %(n)s) g WHERE e.owner_sub = %(o)s",
+            {"o": owner, "n": n, "to": valid_to})
     admin_conn.execute("ANALYZE facts")
     params = {"query": "draft", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None}
     assert _indexes(db, owner, load("agent_search_facts"), params) == {"facts_open_value_tsv",
