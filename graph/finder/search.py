@@ -23,7 +23,7 @@ import psycopg
 from psycopg import sql
 
 from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
-from graph.finder import sizes
+from graph.finder import query_vectors, sizes
 from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
 from graph.finder.query_names import name_forms
 from graph.reads.temporal import FactView
@@ -109,7 +109,7 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
     name, fact and text lists run, and those go to the server in one pipeline (one round trip, not three);
     then the vector list and the entity reads (bench/README.md, "Search at 6,000 entities")."""
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
-    embedding = _EMBEDDING.submit(embedder.embed, [q.text]) if "meaning" in q.lists and embedder else None
+    embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder else None
     cands: dict[str, _Candidate] = {}
     statements = [name for name, wanted in (("agent_search_entities", "name"), ("agent_search_facts", "fact"),
                                             ("finder_search_text", "text")) if wanted in q.lists]
@@ -182,10 +182,27 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _vector(embedding: Future[list[list[float]]]) -> list[float] | None:
+def query_vector(embedder: Embedder, text: str) -> Future[list[float]]:
+    """The query's embedding: remembered (graph.finder.query_vectors: a finished future, no thread hop) or
+    computed in a worker thread beside the statements and then remembered."""
+    known = query_vectors.remembered(embedder.name, text)
+    if known is not None:
+        done: Future[list[float]] = Future()
+        done.set_result(known)
+        return done
+    return _EMBEDDING.submit(_embed_query, embedder, text)
+
+
+def _embed_query(embedder: Embedder, text: str) -> list[float]:
+    vector = embedder.embed([text])[0]
+    query_vectors.remember(embedder.name, text, vector)
+    return vector
+
+
+def _vector(embedding: Future[list[float]]) -> list[float] | None:
     """The query's embedding, or None when the model failed (search then runs on text and names)."""
     try:
-        return embedding.result()[0]
+        return embedding.result()
     except EmbeddingFailed as exc:
         log.warning("query embedding failed, searching by text only: %s", exc)
         return None
@@ -194,7 +211,7 @@ def _vector(embedding: Future[list[list[float]]]) -> list[float] | None:
 def _nearest(conn: psycopg.Connection[Any], text: str, embedder: Embedder,
              params: dict[str, Any]) -> list[dict[str, Any]] | None:
     """The vector list for `text`, or None when it cannot be embedded (the evaluation runs lists alone)."""
-    vector = _vector(_EMBEDDING.submit(embedder.embed, [text]))
+    vector = _vector(query_vector(embedder, text))
     if vector is None:
         return None
     row = conn.execute(load("finder_current_owner")).fetchone()
