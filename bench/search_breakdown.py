@@ -106,8 +106,8 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
         vp = {**params, "model": model.name, "embedding": vector_literal(vector)}
         rows = clock("meaning (finder_search_vector_exact)", lambda: conn.execute(query, vp).fetchall())
         lists = [("text", text), ("meaning", finder.by_score(rows))]
-        ranked += clock("entity reads (finder_entities_by_ids)",
-                        lambda: finder._projection_lists(conn, lists, None, cands))
+        ranked += clock("projection keys (entities come with the rows)",
+                        lambda: finder._projection_lists(lists, None, cands))
         clock("fusion (rrf)", lambda: finder.rrf(ranked))
     query_vectors.forget()  # the query embedded as a new one (graph.finder.query_vectors would remember it)
     clock("searchWorldMemory end to end", lambda: search_world_memory(db, OWNER_B, q, embedder=model))

@@ -307,7 +307,8 @@ def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psyco
     assert "entities_owner_name_gist" in text and "entity_aliases_owner_norm_gist" in text
     assert '"Order By"' in text
     vector = vector_literal([1.0] + [0.0] * 511)
-    params = {"query": "Katze", "k": 20, "from": None, "to": None, "model": OFFLINE_NAME, "embedding": vector}
+    params = {"query": "Katze", "kind": None, "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
+              "embedding": vector}
     with db.owner_tx(demo, read_only=True) as conn:
         conn.execute("SET LOCAL enable_seqscan = off")
         conn.execute(load("finder_set_search"))
@@ -323,7 +324,7 @@ def test_projection_text_and_vector_plans_hold_without_owner_statistics(db: Data
     alone (no enable_seqscan trick) takes the HNSW index although the owner policy is estimated at 0.5 % of
     the table, where the planner preferred an owner index plus a sort."""
     reconciler.reconcile_owner(db, demo, None)
-    params = {"query": "feeding times", "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
+    params = {"query": "feeding times", "kind": None, "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
               "embedding": vector_literal([1.0] + [0.0] * 511)}
     with db.owner_tx(demo, read_only=True) as conn:
         text = json.dumps(conn.execute("EXPLAIN (FORMAT JSON) " + load("finder_search_text"), params).fetchone())

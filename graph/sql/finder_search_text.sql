@@ -4,14 +4,27 @@
 -- (owner_sub, tsv) GIN indexes, a BitmapOr of the two (an expression `to_tsvector(text) @@ q` is not, and
 -- re-parsed all of the owner's texts: 5.1 s at 74,000). With a time range only rows valid during it (rows
 -- without a range always count).
--- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score
-SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
-       greatest(ts_rank(p.tsv_german, plainto_tsquery('german', %(query)s)),
-                ts_rank(p.tsv_english, plainto_tsquery('english', %(query)s)))::float8 AS score
-FROM memory_projections p
-WHERE p.owner_sub = wm_owner()
-  AND (p.tsv_german @@ plainto_tsquery('german', %(query)s) OR p.tsv_english @@ plainto_tsquery('english', %(query)s))
-  AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
-  AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)
-ORDER BY score DESC, p.id
-LIMIT %(k)s
+-- entities: the entities the row points at, as the ledger has them now (a merged one as its survivor,
+-- wm_survivor; of kind %(kind)s when given), so no second round trip reads them (finder_entities_by_ids).
+-- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
+WITH top AS (
+    SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
+           greatest(ts_rank(p.tsv_german, plainto_tsquery('german', %(query)s)),
+                    ts_rank(p.tsv_english, plainto_tsquery('english', %(query)s)))::float8 AS score
+    FROM memory_projections p
+    WHERE p.owner_sub = wm_owner()
+      AND (p.tsv_german @@ plainto_tsquery('german', %(query)s) OR p.tsv_english @@ plainto_tsquery('english', %(query)s))
+      AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
+      AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)
+    ORDER BY score DESC, p.id
+    LIMIT %(k)s
+)
+SELECT top.*,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('source_id', e.id, 'id', s.id, 'ref', s.ref, 'kind', s.kind,
+                                          'name', s.canonical_name) ORDER BY u.ord), '[]'::jsonb)
+        FROM unnest(top.entity_ids) WITH ORDINALITY AS u(entity_id, ord)
+        JOIN entities e ON e.owner_sub = wm_owner() AND e.id = u.entity_id
+        JOIN entities s ON s.id = CASE WHEN e.merged_into_id IS NULL THEN e.id ELSE wm_survivor(e.id, NULL) END
+        WHERE %(kind)s::text IS NULL OR s.kind = %(kind)s::text) AS entities
+FROM top
+ORDER BY top.score DESC, top.id
