@@ -18,9 +18,11 @@ inputs as the Graphiti side (bench.cmp_world.picks):
 
 Search needs the finder's projections (what the server's reconciler writes after commits; the committer
 load does not), so each owner without any is projected and embedded once with the offline model (about a
-minute for the 10,000 entities). `--distinct` gives every measured search query a casing of its own ("acme",
-"Acme", "aCme", ...: the same words for the full-text lists and the names, a new text for the model), so no
-cache of query embeddings can answer it. `--search-only` measures the searches alone.
+few minutes for the 10,000 entities). The queries repeat (400 picks of one or two of 100 words), so the
+server and the library remember query embeddings (graph/finder/query_vectors.py); `--cold` turns that off on
+both sides (the server with WORLDMEM_QUERY_VECTORS=0, the library forgets before each search).
+`--search-only` measures the searches alone; `--baseline DIR` also sends each search to servers of another
+checkout (its .venv; before `mode` existed: text mode through a second server without a model), interleaved.
 
 Each answer is checked against the generated truth (mismatches counted per read and side; search: at most 10
 hits, and none missing when some name or description holds every word). The server is `worldmem serve`
@@ -33,6 +35,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -43,6 +46,7 @@ from bench.cmp_load import load, owner
 from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
 from graph.agent.recall import get_entity
 from graph.agent.search import search_world_memory
+from graph.finder import query_vectors
 from graph.finder.embedders import Embedder, embedder_for
 from graph.finder.reconciler import reconcile_owner
 from graph.platform.connect import role_url
@@ -58,6 +62,8 @@ Q_ENTITY = "query($r: String!) { getEntity(ref: $r) { facts { subject fact { pre
 Q_HOOD = "query($r: String!) { neighbors(ref: $r, depth: 1) { hops { target { ref } } } }"
 Q_SEARCH = ("query($q: String!, $m: SearchMode!) { searchWorldMemory(query: $q, limit: 10, mode: $m) "
             "{ mode hits { entity { ref } fact { subject } } } }")
+# A baseline checkout before `mode` existed: its text mode is a second server without a model.
+Q_SEARCH_BASE = "query($q: String!) { searchWorldMemory(query: $q, limit: 10) { mode hits { entity { ref } } } }"
 SEARCH_TEXT, SEARCH_HYBRID = "searchWorldMemory text (d1/d2)", "searchWorldMemory hybrid"
 READS = ("stateAt(now)", "getEntity", "stateAt(T)", "neighbors depth 1", SEARCH_TEXT, SEARCH_HYBRID)
 
@@ -69,8 +75,10 @@ def rels(predicates: list[str]) -> int:
 class Sides:
     """Each read as (library call, HTTP call), both returning the number the truth is compared with."""
 
-    def __init__(self, db: Database, client: Client, tokens: dict[int, str], model: Embedder) -> None:
-        self.db, self.client, self.tokens, self.model = db, client, tokens, model
+    def __init__(self, db: Database, client: Client, tokens: dict[int, str], model: Embedder,
+                 base: dict[bool, Client] | None = None, cold: bool = False) -> None:
+        self.db, self.client, self.tokens, self.model, self.base = db, client, tokens, model, base
+        self.cold = cold  # no remembered query embeddings (the server runs with WORLDMEM_QUERY_VECTORS=0)
 
     def http(self, gi: int, query: str, variables: dict[str, Any]) -> Any:
         self.client.token = self.tokens[gi]
@@ -102,6 +110,8 @@ class Sides:
         return len({h["target"]["ref"] for h in data["hops"]}) if data else -1
 
     def search_lib(self, gi: int, q: str, hybrid: bool) -> int:
+        if self.cold:
+            query_vectors.forget()
         found = search_world_memory(self.db, owner(gi), q, 10, embedder=self.model if hybrid else None)
         return _checked(found.mode, hybrid, len(found.hits))
 
@@ -110,20 +120,20 @@ class Sides:
         return _checked(data["mode"], hybrid, len(data["hits"]))
 
 
+    def search_base(self, gi: int, q: str, hybrid: bool) -> int:
+        assert self.base is not None
+        client = self.base[hybrid]
+        client.token = self.tokens[gi]
+        answer = client.ask(Q_SEARCH_BASE, {"q": q})
+        if answer.get("errors"):
+            raise RuntimeError(f"GraphQL errors: {answer['errors'][:2]}")
+        data = answer["data"]["searchWorldMemory"]
+        return _checked(data["mode"], hybrid, len(data["hits"]))
+
+
 def _checked(mode: str | None, hybrid: bool, hits: int) -> int:
     """The hit count, or -1 (a mismatch) when the search ran in another mode than asked."""
     return hits if mode == ("hybrid" if hybrid else "text") else -1
-
-
-def distinct(q: str, i: int) -> str:
-    """`q` in its i-th casing (letters upper-cased by the bits of i): the same words for full text and names
-    (both compare lower-cased), a different text for a model or a cache of query embeddings."""
-    letters = [k for k, c in enumerate(q) if c.isalpha()]
-    chars = list(q)
-    for bit, k in enumerate(letters[:20]):
-        if i >> bit & 1:
-            chars[k] = chars[k].upper()
-    return "".join(chars)
 
 
 def project(db: Database, world: list[cmp_world.Group], model: Embedder) -> dict[str, float]:
@@ -143,8 +153,7 @@ def search_truth(world: list[cmp_world.Group], gi: int, q: str) -> int:
     return sum(all(w in f"{e.name} {e.summary}".lower() for w in words) for e in world[gi].entities)
 
 
-def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_only: bool = False,
-            unique: bool = False) -> dict[str, Any]:
+def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_only: bool = False) -> dict[str, Any]:
     chosen, keywords = cmp_world.picks(world)
     reads = READS[-2:] if search_only else READS
     lat: dict[str, list[float]] = {f"{r} {s}": [] for r in reads for s in ("library", "http")}
@@ -166,11 +175,15 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_onl
             ("neighbors depth 1", sides.hood_lib, (gi, ref), truth.neighbours_now),
             ("neighbors depth 1", sides.hood_http, (gi, ref), truth.neighbours_now),
         ] if not search_only else []
-        for hybrid, read in ((False, SEARCH_TEXT), (True, SEARCH_HYBRID)):  # each side its own casing
-            calls += [(read, sides.search_lib, (kgi, distinct(q, 2 * i) if unique else q, hybrid), None),
-                      (read, sides.search_http, (kgi, distinct(q, 2 * i + 1) if unique else q, hybrid), None)]
-        for k, (read, call, call_args, want) in enumerate(calls):
-            side = "library" if k % 2 == 0 else "http"
+        sided = [("library" if k % 2 == 0 else "http", *c) for k, c in enumerate(calls)]
+        for hybrid, read in ((False, SEARCH_TEXT), (True, SEARCH_HYBRID)):
+            sided += [("library", read, sides.search_lib, (kgi, q, hybrid), None),
+                      ("http", read, sides.search_http, (kgi, q, hybrid), None)]
+            if sides.base is not None:
+                sided.append(("http baseline", read, sides.search_base, (kgi, q, hybrid), None))
+        for side, read, call, call_args, want in sided:
+            lat.setdefault(f"{read} {side}", [])
+            bad.setdefault(f"{read} {side}", 0)
             started = time.perf_counter()
             got = call(*call_args)
             elapsed = time.perf_counter() - started
@@ -189,8 +202,10 @@ def main() -> None:
     parser.add_argument("--label", default="")
     parser.add_argument("--load-only", action="store_true", help="load the world (if needed) and stop")
     parser.add_argument("--search-only", action="store_true", help="measure only the searches")
-    parser.add_argument("--distinct", action="store_true",
-                        help="every measured search query a text of its own (no embedding cache can answer)")
+    parser.add_argument("--cold", action="store_true",
+                        help="no remembered query embeddings: every search embeds its query (the queries repeat)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="also search through servers of another checkout (its .venv), interleaved")
     args = parser.parse_args()
     settings = get_settings()
     world = cmp_world.world()
@@ -200,7 +215,7 @@ def main() -> None:
     assert model is not None
     result: dict[str, Any] = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "label": args.label,
                               "fingerprint": cmp_world.fingerprint(world), "load": load(db, world),
-                              "projected": project(db, world, model), "distinct": args.distinct,
+                              "projected": project(db, world, model), "cold": args.cold,
                               "loadavg_start": load_average()}
     if args.load_only:
         db.close()
@@ -208,18 +223,24 @@ def main() -> None:
         return
     tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     try:
-        with serve(DB) as (_, port):
-            client = Client(port, tokens[0])
-            result["results"] = measure(Sides(db, client, tokens, model), world, args.reps,
-                                        search_only=args.search_only, unique=args.distinct)
+        with ExitStack() as servers:
+            _, port = servers.enter_context(serve(DB, {"WORLDMEM_QUERY_VECTORS": "0"} if args.cold else None))
+            base = None
+            if args.baseline:
+                text_port = servers.enter_context(serve(DB, {"WORLDMEM_EMBEDDING_PROVIDER": "none"},
+                                                        code_dir=args.baseline))[1]
+                hybrid_port = servers.enter_context(serve(DB, code_dir=args.baseline))[1]
+                base = {False: Client(text_port, tokens[0]), True: Client(hybrid_port, tokens[0])}
+            sides = Sides(db, Client(port, tokens[0]), tokens, model, base, args.cold)
+            result["results"] = measure(sides, world, args.reps, search_only=args.search_only)
     finally:
         db.close()
     result["loadavg_end"] = load_average()
     print(f"load average {result['loadavg_start']} -> {result['loadavg_end']}; load: {result['load']}; "
-          f"projected: {result['projected']}; distinct queries: {args.distinct}")
-    print(f"{'read':<40} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'mismatches':>10}")
+          f"projected: {result['projected']}; cold: {args.cold}")
+    print(f"{'read':<48} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'mismatches':>10}")
     for name, r in result["results"].items():
-        print(f"{name:<40} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['mismatches']:>10}")
+        print(f"{name:<48} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['mismatches']:>10}")
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))
 

@@ -131,6 +131,12 @@ def test_remembered_query_vectors_are_the_newest_size_by_model_and_text() -> Non
     assert query_vectors.remembered("other", "new") is None and query_vectors.remembered("m", "new") == [1.0]
     query_vectors.forget()
     assert query_vectors.remembered("m", "new") is None
+    query_vectors.keep(0)  # WORLDMEM_QUERY_VECTORS=0: nothing is remembered
+    try:
+        query_vectors.remember("m", "new", [1.0])
+        assert query_vectors.remembered("m", "new") is None
+    finally:
+        query_vectors.keep(query_vectors.SIZE)
 
 
 def test_a_model_change_re_embeds_everything_incrementally_and_keeps_the_texts(db: Database, demo: str) -> None:
