@@ -17,8 +17,8 @@ inputs as the Graphiti side (bench.cmp_world.picks):
   library: the query is embedded and the meaning list runs too; Graphiti has no such row here)
 
 Search needs the finder's projections (what the server's reconciler writes after commits; the committer
-load does not), so each owner without any is projected and embedded once with the offline model (about a
-few minutes for the 10,000 entities). The queries repeat (400 picks of one or two of 100 words), so the
+load does not), so each owner without any is projected and embedded once with the offline model (153 s
+for the 10,000 entities at load 6-9). The queries repeat (400 picks of one or two of 100 words), so the
 server and the library remember query embeddings (graph/finder/query_vectors.py); `--cold` turns that off on
 both sides (the server with WORLDMEM_QUERY_VECTORS=0, the library forgets before each search).
 `--search-only` measures the searches alone; `--baseline DIR` also sends each search to servers of another
