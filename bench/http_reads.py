@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -181,6 +182,8 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_onl
                       ("http", read, sides.search_http, (kgi, q, hybrid), None)]
             if sides.base is not None:
                 sided.append(("http baseline", read, sides.search_base, (kgi, q, hybrid), None))
+        if sides.base is not None:  # no side always right after another (the server that ran last is warm)
+            random.Random(i).shuffle(sided)
         for side, read, call, call_args, want in sided:
             lat.setdefault(f"{read} {side}", [])
             bad.setdefault(f"{read} {side}", 0)
