@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, LiteralString
+from typing import Any, Literal
 
 import psycopg
 from psycopg import sql
@@ -25,7 +25,7 @@ from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
 from graph.finder import query_vectors, sizes
 from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
 from graph.finder.query_names import name_forms
-from graph.platform.db import Database
+from graph.finder.rounds import Round, Rounds, in_transaction
 from graph.reads.temporal import FactView
 from graph.sql import load, trusted
 
@@ -104,29 +104,8 @@ def tied_ranks(items: Ranked) -> dict[str, float]:
     return ranks
 
 
-# Parameters by name (`%(name)s`), or () for a statement without any: sent as it is, so a `%` in its text
-# (pg_trgm's `<%` in a comment) is not read as a placeholder.
-Round = list[tuple[LiteralString, Mapping[str, Any] | tuple[()]]]
-Rounds = Callable[[Round], list[list[dict[str, Any]]]]  # statements out together, their rows back in order
-
-
-def in_transaction(conn: psycopg.Connection[Any]) -> Rounds:
-    """Rounds in the caller's open owner transaction: each round one pipeline (one round trip)."""
-    def run(statements: Round) -> list[list[dict[str, Any]]]:
-        with conn.pipeline():
-            cursors = [conn.execute(text, params or None) for text, params in statements]
-        return [c.fetchall() for c in cursors]
-    return run
-
-
-def owner_rounds(db: Database, owner: str) -> Rounds:
-    """Rounds of their own: each one round trip that sets the owner and ends its implicit transaction
-    (Database.read_round), so a search needs no BEGIN and no COMMIT of its own."""
-    return lambda statements: db.read_round(owner, statements)
-
-
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
-    """One search: in the caller's owner transaction (a connection) or in rounds of its own (owner_rounds).
+    """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
     The query is embedded in a worker thread while the name, fact and text lists go out as one round; the
     vector list is a second one. Projection rows bring the entities they point at (bench/README.md, "Search
     at 6,000 entities" and "Search as fast as issue 11 asks")."""
