@@ -11,7 +11,18 @@ inputs as the Graphiti side (bench.cmp_world.picks):
 - getEntity(ref): relationships in both directions, now           (a1)
 - stateAt(ref, T): outgoing relationships valid at 2024-01-01     (b1)
 - neighbors(ref, depth 1): distinct entities one current hop away (c2)
-- searchWorldMemory(query, limit 10)                              (d1)
+- searchWorldMemory(query, limit 10) in both modes, the same mode on both sides: text (names and words:
+  `mode: TEXT` over HTTP, no embedder in the library; Graphiti's keyword searches d1 "BM25 edges" and d2
+  "BM25 edges + nodes" are the comparison) and hybrid (the default over HTTP, the offline model in the
+  library: the query is embedded and the meaning list runs too; Graphiti has no such row here)
+
+Search needs the finder's projections (what the server's reconciler writes after commits; the committer
+load does not), so each owner without any is projected and embedded once with the offline model (153 s
+for the 10,000 entities at load 6-9). The queries repeat (400 picks of one or two of 100 words), so the
+server and the library remember query embeddings (graph/finder/query_vectors.py); `--cold` turns that off on
+both sides (the server with WORLDMEM_QUERY_VECTORS=0, the library forgets before each search).
+`--search-only` measures the searches alone; `--baseline DIR` also sends each search to servers of another
+checkout (its .venv; before `mode` existed: text mode through a second server without a model), interleaved.
 
 Each answer is checked against the generated truth (mismatches counted per read and side; search: at most 10
 hits, and none missing when some name or description holds every word). The server is `worldmem serve`
@@ -22,30 +33,40 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bench import cmp_world
+from bench import load as load_sql
 from bench.cmp_load import load, owner
 from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
 from graph.agent.recall import get_entity
 from graph.agent.search import search_world_memory
+from graph.finder import query_vectors
+from graph.finder.embedders import Embedder, embedder_for
+from graph.finder.reconciler import reconcile_owner
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.reads.traversal import NeighborQuery, neighbors
-from graph.settings import get_settings
+from graph.settings import Settings, get_settings
 
 DB = "worldmem_perf_cmp"
 WARM = 30
 Q_STATE = "query($r: String!, $t: DateTime) { stateAt(ref: $r, validTime: $t) { facts { predicate objectRef } } }"
 Q_ENTITY = "query($r: String!) { getEntity(ref: $r) { facts { subject fact { predicate objectRef } } } }"
 Q_HOOD = "query($r: String!) { neighbors(ref: $r, depth: 1) { hops { target { ref } } } }"
-Q_SEARCH = "query($q: String!) { searchWorldMemory(query: $q, limit: 10) { hits { entity { ref } fact { subject } } } }"
-READS = ("stateAt(now)", "getEntity", "stateAt(T)", "neighbors depth 1", "searchWorldMemory limit 10")
+Q_SEARCH = ("query($q: String!, $m: SearchMode!) { searchWorldMemory(query: $q, limit: 10, mode: $m) "
+            "{ mode hits { entity { ref } fact { subject } } } }")
+# A baseline checkout before `mode` existed: its text mode is a second server without a model.
+Q_SEARCH_BASE = "query($q: String!) { searchWorldMemory(query: $q, limit: 10) { mode hits { entity { ref } } } }"
+SEARCH_TEXT, SEARCH_HYBRID = "searchWorldMemory text (d1/d2)", "searchWorldMemory hybrid"
+READS = ("stateAt(now)", "getEntity", "stateAt(T)", "neighbors depth 1", SEARCH_TEXT, SEARCH_HYBRID)
 
 
 def rels(predicates: list[str]) -> int:
@@ -55,8 +76,10 @@ def rels(predicates: list[str]) -> int:
 class Sides:
     """Each read as (library call, HTTP call), both returning the number the truth is compared with."""
 
-    def __init__(self, db: Database, client: Client, tokens: dict[int, str]) -> None:
-        self.db, self.client, self.tokens = db, client, tokens
+    def __init__(self, db: Database, client: Client, tokens: dict[int, str], model: Embedder,
+                 base: dict[bool, Client] | None = None, cold: bool = False) -> None:
+        self.db, self.client, self.tokens, self.model, self.base = db, client, tokens, model, base
+        self.cold = cold  # no remembered query embeddings (the server runs with WORLDMEM_QUERY_VECTORS=0)
 
     def http(self, gi: int, query: str, variables: dict[str, Any]) -> Any:
         self.client.token = self.tokens[gi]
@@ -87,11 +110,42 @@ class Sides:
         data = self.http(gi, Q_HOOD, {"r": ref})["neighbors"]
         return len({h["target"]["ref"] for h in data["hops"]}) if data else -1
 
-    def search_lib(self, gi: int, q: str) -> int:
-        return len(search_world_memory(self.db, owner(gi), q, 10).hits)
+    def search_lib(self, gi: int, q: str, hybrid: bool) -> int:
+        if self.cold:
+            query_vectors.forget()
+        found = search_world_memory(self.db, owner(gi), q, 10, embedder=self.model if hybrid else None)
+        return _checked(found.mode, hybrid, len(found.hits))
 
-    def search_http(self, gi: int, q: str) -> int:
-        return len(self.http(gi, Q_SEARCH, {"q": q})["searchWorldMemory"]["hits"])
+    def search_http(self, gi: int, q: str, hybrid: bool) -> int:
+        data = self.http(gi, Q_SEARCH, {"q": q, "m": "HYBRID" if hybrid else "TEXT"})["searchWorldMemory"]
+        return _checked(data["mode"], hybrid, len(data["hits"]))
+
+
+    def search_base(self, gi: int, q: str, hybrid: bool) -> int:
+        assert self.base is not None
+        client = self.base[hybrid]
+        client.token = self.tokens[gi]
+        answer = client.ask(Q_SEARCH_BASE, {"q": q})
+        if answer.get("errors"):
+            raise RuntimeError(f"GraphQL errors: {answer['errors'][:2]}")
+        data = answer["data"]["searchWorldMemory"]
+        return _checked(data["mode"], hybrid, len(data["hits"]))
+
+
+def _checked(mode: str | None, hybrid: bool, hits: int) -> int:
+    """The hit count, or -1 (a mismatch) when the search ran in another mode than asked."""
+    return hits if mode == ("hybrid" if hybrid else "text") else -1
+
+
+def project(db: Database, world: list[cmp_world.Group], model: Embedder) -> dict[str, float]:
+    """The finder's projections of every owner that has none yet (what the server's reconciler writes)."""
+    started, done = time.perf_counter(), 0
+    for g in world:
+        with db.owner_tx(owner(g.index), read_only=True) as conn:
+            have = conn.execute(load_sql("cmp_projections")).fetchone()
+        if have is not None and have["n"] == 0:
+            done += reconcile_owner(db, owner(g.index), model).embedded
+    return {"embedded": done, "seconds": round(time.perf_counter() - started, 1)}
 
 
 def search_truth(world: list[cmp_world.Group], gi: int, q: str) -> int:
@@ -100,9 +154,10 @@ def search_truth(world: list[cmp_world.Group], gi: int, q: str) -> int:
     return sum(all(w in f"{e.name} {e.summary}".lower() for w in words) for e in world[gi].entities)
 
 
-def measure(sides: Sides, world: list[cmp_world.Group], reps: int) -> dict[str, Any]:
+def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_only: bool = False) -> dict[str, Any]:
     chosen, keywords = cmp_world.picks(world)
-    lat: dict[str, list[float]] = {f"{r} {s}": [] for r in READS for s in ("library", "http")}
+    reads = READS[-2:] if search_only else READS
+    lat: dict[str, list[float]] = {f"{r} {s}": [] for r in reads for s in ("library", "http")}
     bad: dict[str, int] = dict.fromkeys(lat, 0)
     for i in range(WARM + reps):
         gi, ei = chosen[i % len(chosen)]
@@ -120,17 +175,24 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int) -> dict[str, 
             ("stateAt(T)", sides.state_http, (gi, ref, t_past), truth.out_at_t),
             ("neighbors depth 1", sides.hood_lib, (gi, ref), truth.neighbours_now),
             ("neighbors depth 1", sides.hood_http, (gi, ref), truth.neighbours_now),
-            ("searchWorldMemory limit 10", sides.search_lib, (kgi, q), None),
-            ("searchWorldMemory limit 10", sides.search_http, (kgi, q), None),
-        ]
-        for k, (read, call, call_args, want) in enumerate(calls):
-            side = "library" if k % 2 == 0 else "http"
+        ] if not search_only else []
+        sided = [("library" if k % 2 == 0 else "http", *c) for k, c in enumerate(calls)]
+        for hybrid, read in ((False, SEARCH_TEXT), (True, SEARCH_HYBRID)):
+            sided += [("library", read, sides.search_lib, (kgi, q, hybrid), None),
+                      ("http", read, sides.search_http, (kgi, q, hybrid), None)]
+            if sides.base is not None:
+                sided.append(("http baseline", read, sides.search_base, (kgi, q, hybrid), None))
+        if sides.base is not None:  # no side always right after another (the server that ran last is warm)
+            random.Random(i).shuffle(sided)
+        for side, read, call, call_args, want in sided:
+            lat.setdefault(f"{read} {side}", [])
+            bad.setdefault(f"{read} {side}", 0)
             started = time.perf_counter()
             got = call(*call_args)
             elapsed = time.perf_counter() - started
             if i >= WARM:
                 lat[f"{read} {side}"].append(elapsed)
-                right = got == want if want is not None else got <= 10 and (got > 0 or expected_hits == 0)
+                right = got == want if want is not None else 0 <= got <= 10 and (got > 0 or expected_hits == 0)
                 bad[f"{read} {side}"] += not right
     return {name: {**vars(Summary.of(v)), "mismatches": bad[name]} for name, v in lat.items()}
 
@@ -142,13 +204,21 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--label", default="")
     parser.add_argument("--load-only", action="store_true", help="load the world (if needed) and stop")
+    parser.add_argument("--search-only", action="store_true", help="measure only the searches")
+    parser.add_argument("--cold", action="store_true",
+                        help="no remembered query embeddings: every search embeds its query (the queries repeat)")
+    parser.add_argument("--baseline", type=Path, metavar="DIR",
+                        help="also search through servers of another checkout (its .venv), interleaved")
     args = parser.parse_args()
     settings = get_settings()
     world = cmp_world.world()
     fresh_database(settings, DB, keep=not args.reload)
     db = Database(role_url(settings, "app", DB), max_size=2, statement_timeout_ms=120_000)
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
     result: dict[str, Any] = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "label": args.label,
                               "fingerprint": cmp_world.fingerprint(world), "load": load(db, world),
+                              "projected": project(db, world, model), "cold": args.cold,
                               "loadavg_start": load_average()}
     if args.load_only:
         db.close()
@@ -156,16 +226,24 @@ def main() -> None:
         return
     tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     try:
-        with serve(DB) as (_, port):
-            client = Client(port, tokens[0])
-            result["results"] = measure(Sides(db, client, tokens), world, args.reps)
+        with ExitStack() as servers:
+            _, port = servers.enter_context(serve(DB, {"WORLDMEM_QUERY_VECTORS": "0"} if args.cold else None))
+            base = None
+            if args.baseline:
+                text_port = servers.enter_context(serve(DB, {"WORLDMEM_EMBEDDING_PROVIDER": "none"},
+                                                        code_dir=args.baseline))[1]
+                hybrid_port = servers.enter_context(serve(DB, code_dir=args.baseline))[1]
+                base = {False: Client(text_port, tokens[0]), True: Client(hybrid_port, tokens[0])}
+            sides = Sides(db, Client(port, tokens[0]), tokens, model, base, args.cold)
+            result["results"] = measure(sides, world, args.reps, search_only=args.search_only)
     finally:
         db.close()
     result["loadavg_end"] = load_average()
-    print(f"load average {result['loadavg_start']} -> {result['loadavg_end']}; load: {result['load']}")
-    print(f"{'read':<40} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'mismatches':>10}")
+    print(f"load average {result['loadavg_start']} -> {result['loadavg_end']}; load: {result['load']}; "
+          f"projected: {result['projected']}; cold: {args.cold}")
+    print(f"{'read':<48} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'mismatches':>10}")
     for name, r in result["results"].items():
-        print(f"{name:<40} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['mismatches']:>10}")
+        print(f"{name:<48} {r['p50_ms']:>8.2f} {r['p95_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['mismatches']:>10}")
     if args.out:
         args.out.write_text(json.dumps(result, indent=1))
 

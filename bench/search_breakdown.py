@@ -33,6 +33,7 @@ from bench import load
 from bench.fresh_data import scratch
 from bench.fresh_owner import OWNER_A, OWNER_B, analyze, import_people, project, queries
 from graph.agent.search import search_world_memory
+from graph.finder import query_vectors
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder, embedder_for, vector_literal
 from graph.finder.query_names import name_forms
@@ -105,9 +106,10 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
         vp = {**params, "model": model.name, "embedding": vector_literal(vector)}
         rows = clock("meaning (finder_search_vector_exact)", lambda: conn.execute(query, vp).fetchall())
         lists = [("text", text), ("meaning", finder.by_score(rows))]
-        ranked += clock("entity reads (finder_entities_by_ids)",
-                        lambda: finder._projection_lists(conn, lists, None, cands))
+        ranked += clock("projection keys (entities come with the rows)",
+                        lambda: finder._projection_lists(lists, None, cands))
         clock("fusion (rrf)", lambda: finder.rrf(ranked))
+    query_vectors.forget()  # the query embedded as a new one (graph.finder.query_vectors would remember it)
     clock("searchWorldMemory end to end", lambda: search_world_memory(db, OWNER_B, q, embedder=model))
 
 
@@ -132,6 +134,7 @@ def embedding_ab(db: Database, model: Embedder, qs: list[str], rounds: int) -> N
             for mode in ("request thread", "worker thread"):
                 finder._EMBEDDING = worker if mode == "worker thread" else _Inline()  # type: ignore[assignment]
                 for q in qs:
+                    query_vectors.forget()
                     started = time.perf_counter()
                     search_world_memory(db, OWNER_B, q, embedder=model)
                     times[mode].append((time.perf_counter() - started) * 1000)

@@ -1,7 +1,7 @@
 """searchWorldMemory at scale (issues 11 and 13): p50 / p95 / p99 at the bench seed's 100,000 entities and
 1,000,000 facts (owner bench-a), hybrid (the offline model embeds each query) and text only.
 
-    python -m bench.search_scale [--runs 200] [--seed] [--explain] [--db worldmem_search_scale]
+    python -m bench.search_scale [--runs 200] [--seed] [--explain] [--reproject] [--db worldmem_search_scale]
 
 Runs on a database of its own (default worldmem_search_scale; seeded by bench.seed's steps with --seed, then
 migrated with this checkout's migrations), never on the shared bench database. Adds entity projections for
@@ -27,6 +27,7 @@ from psycopg import sql
 from bench import load
 from bench.seed import OWNER_A, seed, seeded
 from graph.agent.search import search_world_memory
+from graph.finder import query_vectors
 from graph.finder.embedders import Embedder, embedder_for
 from graph.platform.connect import admin_url, role_url
 from graph.platform.db import Database
@@ -48,11 +49,15 @@ def queries(n: int, entities: int, rng: random.Random) -> list[str]:
     return out[:n]
 
 
-def prepare(settings: Settings, db: str, model: str) -> None:
-    """This checkout's migrations, then (once) the projections: HNSW indexes dropped, rows inserted, indexes
-    built from their saved definitions, VACUUM ANALYZE (visibility map and statistics as in steady state)."""
+def prepare(settings: Settings, db: str, model: str, *, again: bool = False) -> None:
+    """This checkout's migrations, then (once, or `again`) the projections: HNSW indexes dropped, rows inserted,
+    indexes built from their saved definitions, VACUUM ANALYZE (visibility map and statistics as in steady
+    state)."""
     migrate(settings, admin_url(settings, db))
     with psycopg.connect(admin_url(settings, db), autocommit=True) as conn:
+        if again:
+            gone = conn.execute(load("scale_unproject"), {"owner": OWNER_A}).rowcount
+            print(f"[scale] {gone} projections of {OWNER_A} deleted", flush=True)
         have = conn.execute(load("scale_projected"), {"owner": OWNER_A}).fetchone()
         if have is not None and have[0]:
             print(f"[scale] {have[0]} projections of {OWNER_A} already loaded", flush=True)
@@ -75,6 +80,7 @@ def prepare(settings: Settings, db: str, model: str) -> None:
 def measure(db: Database, model: Embedder | None, qs: list[str]) -> dict[str, float]:
     times = []
     for q in qs:
+        query_vectors.forget()  # every query embedded as a new one (the queries repeat; see query_vectors)
         started = time.perf_counter()
         search_world_memory(db, OWNER_A, q, embedder=model)
         times.append((time.perf_counter() - started) * 1000)
@@ -110,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", action="store_true", help="seed the bench database when it is missing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each list for sample queries")
     parser.add_argument("--db", default=SCALE_DB, help="the bench's own database (never the shared one)")
+    parser.add_argument("--reproject", action="store_true",
+                        help="delete the owner's projections and load them again (after a change of their text)")
     args = parser.parse_args(argv)
     settings = get_settings()
     if (OWNER_A, args.entities) not in seeded(settings, args.db):
@@ -119,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         seed(settings, args.entities, args.entities // 10, db=args.db)
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
-    prepare(settings, args.db, model.name)
+    prepare(settings, args.db, model.name, again=args.reproject)
     db = Database(role_url(settings, "app", args.db), max_size=2, statement_timeout_ms=60_000)
     try:
         qs = queries(args.runs, args.entities, random.Random(11))

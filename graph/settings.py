@@ -100,6 +100,9 @@ class Settings(BaseSettings):
         default=True, description="The server reconciles projections in a background thread (after commits).")
     finder_sweep_s: float = Field(
         default=300.0, description="The background thread sweeps every owner this often (0: only after commits).")
+    query_vectors: int = Field(
+        default=512, ge=0, le=100_000, description="Query embeddings a server process remembers (the newest, by "
+        "model and text), so a repeated search skips the model (0: none; graph/finder/query_vectors.py).")
     token_cache_s: float = Field(
         default=2.0, ge=0, le=60, description="A verified token is trusted this long without asking the "
         "database again (0: every request asks), so a revoked token is refused at most this much later.")

@@ -26,6 +26,7 @@ from resolvers.agent_types import (
     ExplanationResult,
     FindEntityResult,
     NeighborsResult,
+    SearchMode,
     SearchResult,
     TimeRange,
     WorldContext,
@@ -88,13 +89,15 @@ async def get_state_as_known_at(info: Info[Any, Any], ref: str, system_time: dat
 
 
 async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10, kind: str | None = None,
-                              time_range: TimeRange | None = None) -> SearchResult:
+                              time_range: TimeRange | None = None,
+                              mode: SearchMode = SearchMode.HYBRID) -> SearchResult:
     span = time_range or TimeRange()
     if span.from_ and span.to and span.to <= span.from_:
         raise BadInput("timeRange: `to` must be after `from`", code="BAD_TIME")
+    embedder = embedder_for(info.context.settings) if mode is SearchMode.HYBRID else None
     result = await blocking(search.search_world_memory, database(info), principal(info).owner, _t(query),
                             _clamp(limit, 1, 50), kind=_c(kind), valid_from=span.from_, valid_to=span.to,
-                            embedder=embedder_for(info.context.settings))
+                            embedder=embedder)
     return SearchResult.from_view(result)
 
 
@@ -174,7 +177,8 @@ class AgentQuery:
                                                   "and what the finder holds (entity texts, summaries, rollups) "
                                                   "by words (German and English) and by meaning, fused by "
                                                   "reciprocal rank fusion; `kind` filters entities, "
-                                                  "`timeRange` the valid time of facts and memories")
+                                                  "`timeRange` the valid time of facts and memories; `mode` TEXT "
+                                                  "skips meaning (no query embedding)")
     world_context: WorldContext = strawberry.field(
         resolver=world_context, description="The Known World State block for one turn of a chat, within "
                                             "budgetTokens (about 4 characters each); never an error. `scope` "

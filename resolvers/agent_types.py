@@ -5,6 +5,7 @@ explorer and `text`, the compact rendering the agent reads (graph.agent.render).
 from __future__ import annotations
 
 from datetime import datetime
+from enum import Enum
 
 import strawberry
 
@@ -15,6 +16,14 @@ from graph.agent.recall import HIDDEN
 from graph.reads.causality import Effects, Explanation
 from resolvers.codemode_types import BuildResult, ContextConvention
 from resolvers.ledger_types import Fact, RetentionNotice
+
+
+@strawberry.enum(description="Which lists searchWorldMemory fuses")
+class SearchMode(Enum):
+    HYBRID = strawberry.enum_value("hybrid", description="Names, words and meaning (the query embedded by the "
+                                                         "server's model; text alone when none is configured)")
+    TEXT = strawberry.enum_value("text", description="Names and words only: the query is not embedded (faster; "
+                                                     "finds no paraphrase and nothing across languages)")
 
 
 @strawberry.type(description="A fact as the agent reads it: its subject, the row, and one line of text")

@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from curator import metrics
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
+from graph.finder import query_vectors
 from graph.finder.embedders import embedder_for
 from graph.finder.nudger import Nudger, sweep_interval
 from graph.platform.connect import role_url
@@ -38,6 +39,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     runtime (curator.runtime: inline or on Temporal) when a model is configured, or `curator_model` is given.
     """
     settings = settings or get_settings()
+    query_vectors.keep(settings.query_vectors)
     url = database_url or role_url(settings, "app")
     database = Database(
         url,

@@ -14,6 +14,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from graph.finder import query_vectors
 from graph.platform.connect import admin_url, role_url
 from graph.platform.db import Database
 from graph.platform.migrate import migrate
@@ -31,6 +32,13 @@ def settings() -> Settings:
     answers between two calls of one test and added statements to counted requests. The sweep has its own
     tests (tests/test_finder_durable.py)."""
     return get_settings().model_copy(update={"finder_sweep_s": 0.0})
+
+
+@pytest.fixture(autouse=True)
+def _no_remembered_query_vectors() -> None:
+    """Each test starts without remembered query embeddings (graph.finder.query_vectors, per process): the
+    tests' toy models share names ("toy") across dimensions and failure modes."""
+    query_vectors.forget()
 
 
 def _drop(conn: psycopg.Connection, name: str) -> None:

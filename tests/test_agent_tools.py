@@ -130,6 +130,8 @@ NAMED_QUERIES["agent_facts_by_ids"] = ({"ids": []}, FACT_COLUMNS)
 NAMED_QUERIES["agent_facts_about"] = ({"ids": [], "incoming_ids": [], "at": NOW, "limit": 5}, FACT_COLUMNS)
 NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "kind": None, "k": 5, "from": None, "to": None, "at": NOW},
                                        FACT_COLUMNS | {"score"})
+NAMED_QUERIES["agent_search_facts_during"] = ({"query": "vet", "kind": None, "k": 5, "from": NOW, "to": None,
+                                               "at": NOW}, FACT_COLUMNS | {"score"})
 
 
 @pytest.mark.parametrize("name", sorted(NAMED_QUERIES))

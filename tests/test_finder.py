@@ -19,7 +19,7 @@ from curator.proposal import AssertFact, MemoryMutationProposal, RetractFact, Up
 from graph.agent import search, world_context
 from graph.agent.render import search_text
 from graph.demo import load_demo
-from graph.finder import reconciler
+from graph.finder import query_vectors, reconciler
 from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
 from graph.finder.query_names import MAX_FORMS, name_forms
@@ -107,6 +107,36 @@ def test_embedding_after_commit_a_failure_never_breaks_the_commit(db: Database, 
                for r in rows(db, demo))
     hit = search.search_world_memory(db, demo, "vacuum", embedder=up).hits[0]
     assert hit.entity is not None and hit.entity.ref == "pet:luna" and "text" in hit.found_by
+
+
+def test_a_repeated_query_is_embedded_once_and_answers_the_same(db: Database, demo: str) -> None:
+    model = HashEmbedder()
+    reconciler.reconcile_owner(db, demo, model)
+    first = search.search_world_memory(db, demo, "vet advice Luni", embedder=model)
+    again = search.search_world_memory(db, demo, "vet advice Luni", embedder=model)
+    other = HashEmbedder("toy-other")  # another model: its own key, embedded anew
+    search.search_world_memory(db, demo, "vet advice Luni", embedder=other)
+    assert first.mode == again.mode == "hybrid" and first.hits and any("meaning" in h.found_by for h in first.hits)
+    assert [h.model_dump() for h in again.hits] == [h.model_dump() for h in first.hits]
+    assert (model.calls, other.calls) == (1 + 1, 1)  # the sweep's one batch and the first search; then none
+
+
+def test_remembered_query_vectors_are_the_newest_size_by_model_and_text() -> None:
+    query_vectors.forget()
+    for i in range(query_vectors.SIZE):
+        query_vectors.remember("m", f"q{i}", [float(i)])
+    assert query_vectors.remembered("m", "q0") == [0.0]  # used: now the newest
+    query_vectors.remember("m", "new", [1.0])  # one too many: the oldest unused one goes
+    assert query_vectors.remembered("m", "q1") is None and query_vectors.remembered("m", "q0") == [0.0]
+    assert query_vectors.remembered("other", "new") is None and query_vectors.remembered("m", "new") == [1.0]
+    query_vectors.forget()
+    assert query_vectors.remembered("m", "new") is None
+    query_vectors.keep(0)  # WORLDMEM_QUERY_VECTORS=0: nothing is remembered
+    try:
+        query_vectors.remember("m", "new", [1.0])
+        assert query_vectors.remembered("m", "new") is None
+    finally:
+        query_vectors.keep(query_vectors.SIZE)
 
 
 def test_a_model_change_re_embeds_everything_incrementally_and_keeps_the_texts(db: Database, demo: str) -> None:
@@ -283,7 +313,8 @@ def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psyco
     assert "entities_owner_name_gist" in text and "entity_aliases_owner_norm_gist" in text
     assert '"Order By"' in text
     vector = vector_literal([1.0] + [0.0] * 511)
-    params = {"query": "Katze", "k": 20, "from": None, "to": None, "model": OFFLINE_NAME, "embedding": vector}
+    params = {"query": "Katze", "kind": None, "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
+              "embedding": vector}
     with db.owner_tx(demo, read_only=True) as conn:
         conn.execute("SET LOCAL enable_seqscan = off")
         conn.execute(load("finder_set_search"))
@@ -299,7 +330,7 @@ def test_projection_text_and_vector_plans_hold_without_owner_statistics(db: Data
     alone (no enable_seqscan trick) takes the HNSW index although the owner policy is estimated at 0.5 % of
     the table, where the planner preferred an owner index plus a sort."""
     reconciler.reconcile_owner(db, demo, None)
-    params = {"query": "feeding times", "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
+    params = {"query": "feeding times", "kind": None, "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
               "embedding": vector_literal([1.0] + [0.0] * 511)}
     with db.owner_tx(demo, read_only=True) as conn:
         text = json.dumps(conn.execute("EXPLAIN (FORMAT JSON) " + load("finder_search_text"), params).fetchone())

@@ -15,8 +15,8 @@ COMMIT = """mutation { commitProposal(proposal: {runId: "r-finder", operations: 
                 validFrom: "2026-01-01T00:00:00Z", source: "user", confidence: 1,
                 evidence: {kind: "message", text: "Moritz is our black tomcat"}}}
 ]}) { committed } }"""
-SEARCH = """query($q: String!) { searchWorldMemory(query: $q, kind: "pet",
-  timeRange: {from: "2026-02-01T00:00:00Z"}) {
+SEARCH = """query($q: String!, $mode: SearchMode! = HYBRID) { searchWorldMemory(query: $q, kind: "pet",
+  timeRange: {from: "2026-02-01T00:00:00Z"}, mode: $mode) {
   mode text hits { score foundBy matched entity { ref via } fact { subject } memory { sourceKind } } } }"""
 
 
@@ -34,6 +34,14 @@ def test_a_commit_is_projected_and_embedded_in_the_background(client: TestClient
         time.sleep(0.5)
     assert data["mode"] == "hybrid" and hits and hits[0]["entity"]["ref"] == "pet:kater"
     assert "tomcat" in hits[0]["matched"]
+    # mode TEXT: the same server, the query not embedded; only names and words answer
+    german = gql(client, token, SEARCH, {"q": "Katze schläft auf der Heizung", "mode": "TEXT"})
+    assert german["data"]["searchWorldMemory"]["mode"] == "text", german
+    assert german["data"]["searchWorldMemory"]["hits"] == []
+    words = gql(client, token, SEARCH, {"q": "tomcat heater", "mode": "TEXT"})["data"]["searchWorldMemory"]
+    assert words["mode"] == "text" and words["hits"], words
+    assert all("meaning" not in h["foundBy"] for h in words["hits"])
+    assert {h["entity"]["ref"] for h in words["hits"] if h["entity"]} == {"pet:kater"}
 
 
 def test_bad_time_ranges_are_refused(client: TestClient, make_token: MakeToken) -> None:  # noqa: F811

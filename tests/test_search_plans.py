@@ -11,14 +11,15 @@ but not vacuumed, and a search for one of those words must be answered by the (o
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+import re
+from datetime import UTC, datetime, timedelta
 from typing import Any, LiteralString
 
 import psycopg
 
 from graph.finder import sizes
 from graph.platform.db import Database
-from graph.sql import load
+from graph.sql import load, trusted
 
 ROWS = 12_000
 
@@ -41,14 +42,21 @@ def _fill(admin: psycopg.Connection, owner: str) -> None:
     admin.execute("ANALYZE facts, memory_projections")
 
 
-def _indexes(db: Database, owner: str, query: LiteralString, params: dict[str, Any]) -> set[str]:
+def _indexes(db: Database, owner: str, query: LiteralString, params: dict[str, Any] | None) -> set[str]:
+    """The indexes of the statement's plan: custom for `params`, generic (every parameter unknown) for None."""
     with db.owner_tx(owner, read_only=True) as conn:
-        row = conn.execute(b"EXPLAIN (FORMAT JSON) " + query.encode(), params).fetchone()
+        if params is None:
+            numbers: dict[str, int] = {}
+            text = re.sub(r"%\((\w+)\)s", lambda m: f"${numbers.setdefault(m.group(1), len(numbers) + 1)}", query)
+            row = conn.execute(trusted("EXPLAIN (FORMAT JSON, GENERIC_PLAN) " + text)).fetchone()
+        else:
+            row = conn.execute(b"EXPLAIN (FORMAT JSON) " + query.encode(), params).fetchone()
     assert row is not None
     text = json.dumps(row["QUERY PLAN"])
     return {name for name in ("facts_owner_value_tsv", "memory_projections_owner_tsv_de",
                               "memory_projections_owner_tsv_en", "facts_run", "facts_current",
-                              "memory_projections_owner_sub_source_kind_source_key_key")
+                              "memory_projections_owner_sub_source_kind_source_key_key", "facts_open_value_tsv",
+                              "facts_ending_literal", "facts_value_tsv", "facts_codemode")
             if f'"{name}"' in text}
 
 
@@ -57,12 +65,15 @@ def test_full_text_lists_take_their_indexes_right_after_a_bulk_write(db: Databas
     _fill(admin_conn, owner)
     options: dict[str, list[str]] = dict(admin_conn.execute(
         "SELECT relname, reloptions FROM pg_class WHERE relname IN ('facts_owner_value_tsv', "
-        "'memory_projections_owner_tsv_de', 'memory_projections_owner_tsv_en')").fetchall())
-    assert sorted(options.values()) == [["fastupdate=off"]] * 3
+        "'memory_projections_owner_tsv_de', 'memory_projections_owner_tsv_en', 'facts_open_value_tsv')").fetchall())
+    assert sorted(options.values()) == [["fastupdate=off"]] * 4
     params = {"query": "marker1234", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None}
     facts = _indexes(db, owner, load("agent_search_facts"), params)
+    since = datetime(2020, 1, 1, tzinfo=UTC)
+    during = _indexes(db, owner, load("agent_search_facts_during"), {**params, "from": since})
     texts = _indexes(db, owner, load("finder_search_text"), params)
-    assert facts == {"facts_owner_value_tsv"}, facts
+    assert facts == {"facts_open_value_tsv", "facts_ending_literal"}, facts
+    assert during == {"facts_owner_value_tsv"}, during
     assert texts == {"memory_projections_owner_tsv_de", "memory_projections_owner_tsv_en"}, texts
     with db.owner_tx(owner, read_only=True) as conn:
         found = conn.execute(load("agent_search_facts"), params).fetchall()
@@ -78,3 +89,30 @@ def test_an_owner_count_is_remembered_for_a_while() -> None:
     assert sizes.remembered("b", 100.0) is None
     sizes.forget()
     assert sizes.remembered("a", 101.0) is None
+
+
+def test_ended_beliefs_holding_the_words_are_never_read(db: Database, owner: str,
+                                                       admin_conn: psycopg.Connection) -> None:
+    """0069: current beliefs whose valid time has ended are bounded out by an index condition, in the custom
+    and in the generic plan, so many of them holding the query's word cost nothing ("draft" at 1M facts: 312
+    ms before); open ones and ones ending in the future are still found, ended ones are not."""
+    admin_conn.execute(
+        "INSERT INTO entities (owner_sub, ref, kind, canonical_name, created_at, updated_at) "
+        "VALUES (%(o)s, 'person:n', 'person', 'Notes', now(), now())", {"o": owner})
+    now = datetime.now(UTC)
+    for n, valid_to in [(ROWS, now - timedelta(days=100)), (1, None), (1, now + timedelta(days=100))]:
+        admin_conn.execute(
+            "INSERT INTO facts (owner_sub, subject_id, predicate, functional, object_kind, object_value, valid_from, "
+            "valid_to, recorded_at, believed, source, confidence, status) SELECT %(o)s, e.id, 'status', false, "
+            "'literal', to_jsonb('draft ' || g), '2024-01-01', %(to)s, now(), true, 'user', 1.0, 'active' "
+            "FROM entities e, generate_series(1, %(n)s) g WHERE e.owner_sub = %(o)s",
+            {"o": owner, "n": n, "to": valid_to})
+    admin_conn.execute("ANALYZE facts")
+    params = {"query": "draft", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None}
+    assert _indexes(db, owner, load("agent_search_facts"), params) == {"facts_open_value_tsv",
+                                                                        "facts_ending_literal"}
+    generic = _indexes(db, owner, load("agent_search_facts"), None)
+    assert generic == {"facts_open_value_tsv", "facts_ending_literal"}, generic
+    with db.owner_tx(owner, read_only=True) as conn:
+        found = conn.execute(load("agent_search_facts"), params).fetchall()
+    assert len(found) == 2 and all(r["valid_to"] is None or r["valid_to"] > params["at"] for r in found), found

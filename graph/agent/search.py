@@ -16,6 +16,7 @@ from graph.agent.german import variants
 from graph.agent.render import EntityMatch, Found, SearchResult, Statement
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder
+from graph.finder.rounds import owner_rounds
 from graph.platform.db import Database
 from graph.reads.temporal import FactView
 from graph.sql import load
@@ -90,8 +91,7 @@ def search_world_memory(db: Database, owner: str, query: str, limit: int = 10, *
         return SearchResult(query=query, message="Give some words to search for.")
     request = finder.Query(text=q, kind=kind, valid_from=valid_from, valid_to=valid_to,
                            limit=max(1, min(limit, 50)))
-    with db.owner_tx(owner, read_only=True) as conn:
-        fused = finder.search(conn, request, embedder, now())
+    fused = finder.search(owner_rounds(db, owner), request, embedder, now())
     result = SearchResult(query=q, hits=fused.hits, mode=fused.mode)
     if not fused.hits:
         result.message = f'Nothing in memory matches "{q}"' + (f" of kind {kind}." if kind else ".")

@@ -17,17 +17,17 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
-from uuid import UUID
 
 import psycopg
 from psycopg import sql
 
 from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
-from graph.finder import sizes
+from graph.finder import query_vectors, sizes
 from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
 from graph.finder.query_names import name_forms
+from graph.finder.rounds import Round, Rounds, in_transaction
 from graph.reads.temporal import FactView
-from graph.sql import load
+from graph.sql import load, trusted
 
 log = logging.getLogger("worldmem.finder")
 # 5, not the customary 60: with lists 20 deep, 60 makes a list's first hit worth 1.3 times its twentieth, so
@@ -104,39 +104,39 @@ def tied_ranks(items: Ranked) -> dict[str, float]:
     return ranks
 
 
-def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, at: datetime) -> Fused:
-    """One search in the caller's owner transaction. The query is embedded in a worker thread while the
-    name, fact and text lists run, and those go to the server in one pipeline (one round trip, not three);
-    then the vector list and the entity reads (bench/README.md, "Search at 6,000 entities")."""
+def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
+    """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
+    The query is embedded in a worker thread while the name, fact and text lists go out as one round; the
+    vector list is a second one. Projection rows bring the entities they point at (bench/README.md, "Search
+    at 6,000 entities" and "Search as fast as issue 11 asks")."""
+    run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
-    embedding = _EMBEDDING.submit(embedder.embed, [q.text]) if "meaning" in q.lists and embedder else None
+    embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder else None
     cands: dict[str, _Candidate] = {}
-    statements = [name for name, wanted in (("agent_search_entities", "name"), ("agent_search_facts", "fact"),
-                                            ("finder_search_text", "text")) if wanted in q.lists]
+    lists = [(name, load(statement_for(statement, q))) for statement, name in
+             (("agent_search_entities", "name"), ("agent_search_facts", "fact"), ("finder_search_text", "text"))
+             if name in q.lists]
     named = {**params, "forms": name_forms(q.text)}
-    with conn.pipeline():
-        if "agent_search_entities" in statements:
-            conn.execute(load("finder_set_names"))
-        owner = conn.execute(load("finder_current_owner")) if embedding else None
-        cursors = {name: conn.execute(load(name), named if name == "agent_search_entities" else params)
-                   for name in statements}
+    first: Round = [(load("finder_set_names"), ())] if "name" in q.lists else []
+    first += [(load("finder_current_owner"), ())] if embedding else []
+    first += [(text, named if name == "name" else params) for name, text in lists]
+    results = run(first)
+    rows = {name: got for (name, _), got in zip(lists, results[len(first) - len(lists):], strict=True)}
+    owned = results[len(first) - len(lists) - 1] if embedding else []  # finder_current_owner's row
+    owner: str | None = owned[0]["owner"] if owned else None
     ranked: list[tuple[str, Ranked]] = []
-    if "agent_search_entities" in cursors:
-        ranked.append(("name", _names(cursors["agent_search_entities"].fetchall(), cands)))
-    if "agent_search_facts" in cursors:
-        ranked.append(("fact", _facts(cursors["agent_search_facts"].fetchall(), cands)))
-    projections: list[tuple[str, list[dict[str, Any]]]] = []
-    if "finder_search_text" in cursors:
-        projections.append(("text", cursors["finder_search_text"].fetchall()))
+    if "name" in rows:
+        ranked.append(("name", _names(rows["name"], cands)))
+    if "fact" in rows:
+        ranked.append(("fact", _facts(rows["fact"], cands)))
+    projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
     mode = "text"
-    if embedding is not None and embedder is not None and owner is not None:
+    if embedding is not None and embedder is not None:
         vector = _vector(embedding)
         if vector is not None:
             mode = "hybrid"
-            row = owner.fetchone()
-            projections.append(("meaning", _nearest_to(conn, vector, embedder.name, params,
-                                                       row["owner"] if row else None)))
-    ranked += _projection_lists(conn, projections, q.kind, cands)
+            projections.append(("meaning", _nearest_to(run, vector, embedder.name, params, owner)))
+    ranked += _projection_lists(projections, q.kind, cands)
     scores = rrf(ranked)  # equal weights: the evaluation found none better (bench/README.md)
     for name, items in ranked:
         for key in dict.fromkeys(key for key, _ in items):
@@ -147,6 +147,14 @@ def search(conn: psycopg.Connection[Any], q: Query, embedder: Embedder | None, a
         c = cands[key]
         hits.append(c.hit.model_copy(update={"score": round(scores[key], 6), "found_by": c.found_by}))
     return Fused(hits=hits, mode=mode)
+
+
+def statement_for(name: str, q: Query) -> str:
+    """The named statement a list runs (pure): the fact list has its own for a time range, whose start may
+    reach far back (agent_search_facts bounds its rows by "valid now or later", migration 0069)."""
+    if name == "agent_search_facts" and (q.valid_from is not None or q.valid_to is not None):
+        return "agent_search_facts_during"
+    return name
 
 
 def _names(rows: list[dict[str, Any]], cands: dict[str, _Candidate]) -> Ranked:
@@ -173,51 +181,66 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def _vector(embedding: Future[list[list[float]]]) -> list[float] | None:
+def query_vector(embedder: Embedder, text: str) -> Future[list[float]]:
+    """The query's embedding: remembered (graph.finder.query_vectors: a finished future, no thread hop) or
+    computed in a worker thread beside the statements and then remembered."""
+    known = query_vectors.remembered(embedder.name, text)
+    if known is not None:
+        done: Future[list[float]] = Future()
+        done.set_result(known)
+        return done
+    return _EMBEDDING.submit(_embed_query, embedder, text)
+
+
+def _embed_query(embedder: Embedder, text: str) -> list[float]:
+    vector = embedder.embed([text])[0]
+    query_vectors.remember(embedder.name, text, vector)
+    return vector
+
+
+def _vector(embedding: Future[list[float]]) -> list[float] | None:
     """The query's embedding, or None when the model failed (search then runs on text and names)."""
     try:
-        return embedding.result()[0]
+        return embedding.result()
     except EmbeddingFailed as exc:
         log.warning("query embedding failed, searching by text only: %s", exc)
         return None
 
 
-def _nearest(conn: psycopg.Connection[Any], text: str, embedder: Embedder,
+def _nearest(where: psycopg.Connection[Any] | Rounds, text: str, embedder: Embedder,
              params: dict[str, Any]) -> list[dict[str, Any]] | None:
     """The vector list for `text`, or None when it cannot be embedded (the evaluation runs lists alone)."""
-    vector = _vector(_EMBEDDING.submit(embedder.embed, [text]))
+    run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
+    vector = _vector(query_vector(embedder, text))
     if vector is None:
         return None
-    row = conn.execute(load("finder_current_owner")).fetchone()
-    return _nearest_to(conn, vector, embedder.name, params, row["owner"] if row else None)
+    owned = run([(load("finder_current_owner"), ())])[0]
+    return _nearest_to(run, vector, embedder.name, params, owned[0]["owner"] if owned else None)
 
 
-def _nearest_to(conn: psycopg.Connection[Any], vector: list[float], model: str, params: dict[str, Any],
+def _nearest_to(run: Rounds, vector: list[float], model: str, params: dict[str, Any],
                 owner: str | None) -> list[dict[str, Any]]:
     """The k projections nearest to `vector`: exactly for a small owner, through HNSW for a large one (the
     owner's count is remembered for a while, graph.finder.sizes); the indexed path's settings, statement
-    and reset go out as one pipeline."""
+    and reset go out as one round."""
     dim = len(vector)
-    indexed = dim in INDEXED_DIMENSIONS and use_index(_owner_projections(conn, owner))
+    indexed = dim in INDEXED_DIMENSIONS and use_index(_owner_projections(run, owner))
     name = "finder_search_vector" if indexed else "finder_search_vector_exact"
-    query = sql.SQL(load(name)).format(dim=sql.Literal(dim))
+    query = trusted(sql.SQL(load(name)).format(dim=sql.Literal(dim)).as_string())  # {dim}: an int, never input
     values = {**params, "model": model, "embedding": vector_literal(vector)}
-    with conn.pipeline():
-        if indexed:
-            conn.execute(load("finder_set_search"))
-        cursor = conn.execute(query, values)
-        if indexed:
-            conn.execute(load("finder_reset_search"))
-    return by_score(cursor.fetchall())
+    if not indexed:
+        return by_score(run([(query, values)])[0])
+    found = run([(load("finder_set_search"), ()), (query, values), (load("finder_reset_search"), ())])
+    return by_score(found[1])
 
 
-def _owner_projections(conn: psycopg.Connection[Any], owner: str | None) -> int:
+def _owner_projections(run: Rounds, owner: str | None) -> int:
     now = time.monotonic()
     known = sizes.remembered(owner, now) if owner else None
     if known is not None:
         return known
-    row = conn.execute(load("finder_owner_projections"), {"cap": EXACT_BELOW}).fetchone()
-    count = row["n"] if row else 0
+    counted = run([(load("finder_owner_projections"), {"cap": EXACT_BELOW})])[0]
+    count = counted[0]["n"] if counted else 0
     if owner:
         sizes.remember(owner, count, now)
     return count
@@ -236,27 +259,24 @@ def use_index(owner_projections: int) -> bool:
     return owner_projections >= EXACT_BELOW
 
 
-def _projection_lists(conn: psycopg.Connection[Any], lists: list[tuple[str, list[dict[str, Any]]]],
-                      kind: str | None, cands: dict[str, _Candidate]) -> list[tuple[str, Ranked]]:
+def _projection_lists(lists: list[tuple[str, list[dict[str, Any]]]], kind: str | None,
+                      cands: dict[str, _Candidate]) -> list[tuple[str, Ranked]]:
     """Projection rows as fusion keys: an entity projection is its entity as the ledger has it now (the
-    survivor of a merge; gone when the entity is of another kind than asked); other rows are memories."""
-    ids = {i for _, rows in lists for r in rows for i in r["entity_ids"]}
-    entities = {r["source_id"]: r for r in conn.execute(
-        load("finder_entities_by_ids"), {"ids": list(ids), "kind": kind}).fetchall()} if ids else {}
+    survivor of a merge; each row brings its `entities`, none when of another kind than asked); other rows
+    are memories."""
     out = []
     for name, rows in lists:
         keys = []
         for r in rows:
-            key = _projection_key(r, entities, kind, cands)
+            key = _projection_key(r, kind, cands)
             if key is not None:
                 keys.append((key, float(r["score"])))
         out.append((name, keys))
     return out
 
 
-def _projection_key(r: dict[str, Any], entities: dict[UUID, dict[str, Any]], kind: str | None,
-                    cands: dict[str, _Candidate]) -> str | None:
-    about = [entities[i] for i in r["entity_ids"] if i in entities]
+def _projection_key(r: dict[str, Any], kind: str | None, cands: dict[str, _Candidate]) -> str | None:
+    about: list[dict[str, Any]] = r["entities"]
     snippet = " ".join(r["text"].split())[:300]
     if r["source_kind"] == "entity":
         if not about:

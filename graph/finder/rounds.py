@@ -1,0 +1,34 @@
+"""A search's statements in rounds: each round goes out together (one round trip) and its rows come back in
+order. In the caller's open transaction (`in_transaction`: the context builder, the evaluation) or as rounds
+of their own (`owner_rounds`: Database.read_round sets the owner and the Sync ends the implicit transaction,
+so searchWorldMemory needs no BEGIN and no COMMIT; bench/README.md "Search as fast as issue 11 asks").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, LiteralString
+
+import psycopg
+
+from graph.platform.db import Database
+
+# Parameters by name (`%(name)s`), or () for a statement without any: sent as it is, so a `%` in its text
+# (pg_trgm's `<%` in a comment) is not read as a placeholder.
+Round = list[tuple[LiteralString, Mapping[str, Any] | tuple[()]]]
+Rounds = Callable[[Round], list[list[dict[str, Any]]]]  # statements out together, their rows back in order
+
+
+def in_transaction(conn: psycopg.Connection[Any]) -> Rounds:
+    """Rounds in the caller's open owner transaction: each round one pipeline (one round trip)."""
+    def run(statements: Round) -> list[list[dict[str, Any]]]:
+        with conn.pipeline():
+            cursors = [conn.execute(text, params or None) for text, params in statements]
+        return [c.fetchall() for c in cursors]
+    return run
+
+
+def owner_rounds(db: Database, owner: str) -> Rounds:
+    """Rounds of their own: each one round trip that sets the owner and ends its implicit transaction
+    (Database.read_round), so a search needs no BEGIN and no COMMIT of its own."""
+    return lambda statements: db.read_round(owner, statements)
