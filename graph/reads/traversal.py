@@ -170,12 +170,12 @@ def neighbors(db: Database, owner: str, query: NeighborQuery) -> Neighborhood | 
     """The relationships around `query.ref`; None when the ref names no entity of this owner."""
     valid = _aware(query.valid_time, "validTime") or datetime.now(UTC)
     system = _aware(query.system_time, "systemTime")
-    with db.owner_tx(owner, read_only=True) as conn:
-        start = entities.resolve(conn, query.ref, system_time=system)
+    with db.read_tx(owner) as tx:  # BEGIN and the owner go out with the ref's lookup (Database.read_tx)
+        start = entities.resolve(tx.conn, query.ref, system_time=system)
         if start is None:
             return None
         origin = Node(id=start.id, ref=start.ref, kind=start.kind, name=start.canonical_name)
-        walk = _Walk(conn, system, {"v": micros(valid), "r": micros(system)}, query.direction)
+        walk = _Walk(tx.conn, system, {"v": micros(valid), "r": micros(system)}, query.direction)
         walk.run(origin, query.depth, query.predicates)
     return Neighborhood(origin=origin, valid_time=valid, system_time=system, hops=walk.hops,
                         truncated=walk.truncated)
