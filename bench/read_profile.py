@@ -1,6 +1,7 @@
 """Where the time of issue 11's point reads goes, in the library: round trips, statements, Python.
 
     python -m bench.read_profile [--reps 300] [--cprofile 15] [--read stateAt(now)] [--plans]
+    python -m bench.read_profile --baseline /work/main [--reps 300] [--rounds 2]
 
 Against the comparison world of `python -m bench.http_reads` (database `worldmem_perf_cmp`, loaded there;
 this never loads or writes). The same inputs as bench.http_reads (cmp_world.picks), round-robin per input
@@ -11,7 +12,10 @@ over the four reads (stateAt now, getEntity, stateAt T, neighbors depth 1), 30 w
   messages, and Bind / Parse messages the client sent);
 - p50/p95/p99 per read and the load average;
 - `--cprofile N`: the top N functions by own time over the measured calls of `--read`;
-- `--plans`: EXPLAIN ANALYZE of every statement one call of each read runs (auto_explain, as the app role).
+- `--plans`: EXPLAIN ANALYZE of every statement one call of each read runs (auto_explain, as the app role);
+- `--baseline DIR`: before/after on the same machine at the same time: one worker process per checkout (this
+  one, and DIR's code with DIR's .venv), each with its own one-connection pool; batches of 20 inputs (every
+  read per input) alternate between them, so load drifts hit both alike; p50/p95 per side and the ratios.
 
 Only the library entry points bench.http_reads calls are imported, so the file runs against another
 checkout's code too (`PYTHONPATH=/work/main python bench/read_profile.py`, after copying it out), which
@@ -23,13 +27,17 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
 import os
 import pstats
+import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from bench import cmp_world
@@ -115,17 +123,85 @@ def explained(db: Database, read: Read, gi: int, ref: str) -> list[str]:
     return notices
 
 
+def worker() -> None:
+    """`--worker`: run the batches the coordinator sends (one JSON list of [gi, ref] per line), answer each
+    with the seconds per read and input (one JSON object per line)."""
+    db = app_session(admin_url(get_settings(), DB))
+    for line in sys.stdin:
+        batch = json.loads(line)
+        lat: dict[str, list[float]] = {name: [] for name in READS}
+        for gi, ref in batch:
+            for name, read in READS.items():
+                started = time.perf_counter()
+                read(db, gi, ref)
+                lat[name].append(time.perf_counter() - started)
+        print(json.dumps(lat), flush=True)
+    db.close()
+
+
+def ask(proc: subprocess.Popen[str], batch: list[tuple[int, str]]) -> dict[str, list[float]]:
+    stdin, stdout = proc.stdin, proc.stdout
+    assert stdin is not None and stdout is not None
+    stdin.write(json.dumps(batch) + "\n")
+    stdin.flush()
+    answer: dict[str, list[float]] = json.loads(stdout.readline())
+    return answer
+
+
+def spawn(code_dir: Path) -> subprocess.Popen[str]:
+    python = code_dir / ".venv" / "bin" / "python"
+    env = {**os.environ, "PYTHONPATH": str(code_dir)}
+    return subprocess.Popen([str(python), __file__, "--worker"], env=env, cwd=code_dir, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+
+def compare(baseline: Path, refs: list[tuple[int, str]], reps: int, rounds: int) -> None:
+    """This checkout against `baseline`, batches of 20 inputs alternating between the two workers."""
+    sides = {"this": spawn(Path(__file__).resolve().parent.parent), "baseline": spawn(baseline)}
+    lat: dict[tuple[str, str], list[float]] = {(side, name): [] for side in sides for name in READS}
+    loadavg = load_average()
+    try:
+        for proc in sides.values():
+            ask(proc, refs[:WARM])
+        for _ in range(rounds):
+            for start in range(WARM, WARM + reps, 20):
+                batch = [refs[i % len(refs)] for i in range(start, min(start + 20, WARM + reps))]
+                for side, proc in sides.items():
+                    for name, values in ask(proc, batch).items():
+                        lat[(side, name)].extend(values)
+    finally:
+        for proc in sides.values():
+            if proc.stdin is not None:
+                proc.stdin.close()
+            proc.wait()
+    print(f"load average {loadavg} -> {load_average()}; {rounds} x {reps} inputs per side, batches of 20 alternating")
+    print(f"{'read':<18} {'this p50':>9} {'p95':>7} {'baseline p50':>13} {'p95':>7} {'p50 x':>6} {'p95 x':>6}")
+    for name in READS:
+        a, b = Summary.of(lat[("this", name)]), Summary.of(lat[("baseline", name)])
+        print(f"{name:<18} {a.p50_ms:>9.3f} {a.p95_ms:>7.3f} {b.p50_ms:>13.3f} {b.p95_ms:>7.3f} "
+              f"{b.p50_ms / a.p50_ms:>6.2f} {b.p95_ms / a.p95_ms:>6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=300)
     parser.add_argument("--cprofile", type=int, default=0, help="print this many top functions (own time)")
     parser.add_argument("--read", default="stateAt(now)", choices=list(READS), help="the read --cprofile profiles")
     parser.add_argument("--plans", action="store_true")
+    parser.add_argument("--baseline", type=Path, help="another checkout (with its .venv) to compare with")
+    parser.add_argument("--rounds", type=int, default=1, help="with --baseline: passes over the inputs")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    db = app_session(admin_url(get_settings(), DB))
+    if args.worker:
+        worker()
+        return
     world = cmp_world.world()
     chosen, _ = cmp_world.picks(world)
     refs = [(gi, world[gi].entities[ei].ref) for gi, ei in chosen]
+    if args.baseline:
+        compare(args.baseline, refs, args.reps, args.rounds)
+        return
+    db = app_session(admin_url(get_settings(), DB))
     lat: dict[str, list[float]] = {name: [] for name in READS}
     profile = cProfile.Profile()
     try:
