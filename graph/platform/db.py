@@ -151,10 +151,7 @@ class Database:
             conn.autocommit = True  # we send BEGIN and COMMIT ourselves, inside the pipeline
             try:
                 with ExitStack() as pipeline:
-                    pipeline.enter_context(conn.pipeline())
-                    tx = ReadTx(conn, pipeline)
-                    conn.execute(load("tx_begin"), prepare=False)
-                    conn.execute(load("tx_set_owner_read_only"), (owner,))
+                    tx = ReadTx(conn, owner, pipeline)
                     try:
                         yield tx
                     except BaseException:
@@ -163,8 +160,7 @@ class Database:
                             conn.execute(load("tx_rollback"), prepare=False)
                         raise
                     if not tx.ended:
-                        tx.ended = True
-                        conn.execute(load("tx_commit"), prepare=False)
+                        tx.finish()
             finally:
                 _ended(conn)
 
@@ -220,25 +216,41 @@ class Database:
 
 
 class ReadTx:
-    """The transaction of Database.read_tx: `conn` for statements, `last` for the final ones."""
+    """The transaction of Database.read_tx: `conn` for statements, `last` (or `finish`) for the final ones,
+    `again` for a rare statement after the end (a new transaction, its BEGIN riding with that statement)."""
 
-    def __init__(self, conn: psycopg.Connection[dict[str, Any]], pipeline: ExitStack) -> None:
+    def __init__(self, conn: psycopg.Connection[dict[str, Any]], owner: str, pipeline: ExitStack) -> None:
         self.conn = conn
+        self._owner = owner
         self._pipeline = pipeline
-        self.ended = False
+        self.ended = True
+        self.again()
+
+    def again(self) -> None:
+        """Start the transaction again after `last`/`finish` (nothing is sent until the next fetch)."""
+        if self.ended:
+            self._pipeline.enter_context(self.conn.pipeline())
+            self.conn.execute(load("tx_begin"), prepare=False)
+            self.conn.execute(load("tx_set_owner_read_only"), (self._owner,))
+            self.ended = False
+
+    def finish(self) -> None:
+        """COMMIT after the statements queued so far, all sent with one Sync (leaving pipeline mode); their
+        cursors hold their rows afterwards."""
+        if self.ended:
+            raise RuntimeError("ReadTx.finish: the transaction has ended")
+        self.ended = True
+        self.conn.execute(load("tx_commit"), prepare=False)
+        self._pipeline.close()  # one Sync, every result fetched
 
     def last(self, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
              ) -> list[list[dict[str, Any]]]:
-        """The rows of `queries`, sent with the COMMIT and the Sync that ends the pipeline: the
-        transaction's last round trip. Parameters as in Database.read_round."""
-        if self.ended:
-            raise RuntimeError("ReadTx.last: the transaction has ended")
+        """The rows of `queries`, sent with the COMMIT: the transaction's last round trip. Parameters as
+        in Database.read_round."""
         conn = self.conn
         cursors = [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(query, params)
                    for query, params in queries]
-        self.ended = True
-        conn.execute(load("tx_commit"), prepare=False)
-        self._pipeline.close()  # leaving pipeline mode: one Sync, every result fetched
+        self.finish()
         return [cur.fetchall() for cur in cursors]
 
 
