@@ -1,6 +1,6 @@
 """The reads of issue 11's table, through the library and through GraphQL over HTTP, on the comparison world.
 
-    python -m bench.http_reads [--reps 300] [--reload] [--out result.json]
+    python -m bench.http_reads [--reps 300] [--reload] [--out result.json] [--baseline DIR]
 
 Loads bench.cmp_world (10 owners x 1,000 entities x 5,000 relationships, 20 % closed) into its own database
 `worldmem_perf_cmp` through the committer, once (`--reload` drops it first). Then, round-robin (input i of
@@ -15,7 +15,9 @@ inputs as the Graphiti side (bench.cmp_world.picks):
 
 Each answer is checked against the generated truth (mismatches counted per read and side; search: at most 10
 hits, and none missing when some name or description holds every word). The server is `worldmem serve`
-with its defaults, one client on one keep-alive connection.
+with its defaults, one client on one keep-alive connection. `--baseline DIR` serves another checkout's code
+(with its .venv, e.g. main before a change) as a second HTTP side, asked right after this one for every input
+("http baseline" rows), so both see the same machine; the library side is always this checkout's.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -100,9 +103,10 @@ def search_truth(world: list[cmp_world.Group], gi: int, q: str) -> int:
     return sum(all(w in f"{e.name} {e.summary}".lower() for w in words) for e in world[gi].entities)
 
 
-def measure(sides: Sides, world: list[cmp_world.Group], reps: int) -> dict[str, Any]:
+def measure(sides: Sides, world: list[cmp_world.Group], reps: int, baseline: Sides | None = None) -> dict[str, Any]:
     chosen, keywords = cmp_world.picks(world)
-    lat: dict[str, list[float]] = {f"{r} {s}": [] for r in READS for s in ("library", "http")}
+    names = ("library", "http", *(("http baseline",) if baseline else ()))
+    lat: dict[str, list[float]] = {f"{r} {s}": [] for r in READS for s in names}
     bad: dict[str, int] = dict.fromkeys(lat, 0)
     for i in range(WARM + reps):
         gi, ei = chosen[i % len(chosen)]
@@ -111,20 +115,22 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int) -> dict[str, 
         kgi, q = keywords[i % len(keywords)]
         expected_hits = search_truth(world, kgi, q)
         t_past = cmp_world.T_PAST
-        calls: list[tuple[str, Callable[..., int], tuple[Any, ...], int | None]] = [
-            ("stateAt(now)", sides.state_lib, (gi, ref, None), truth.out_now),
-            ("stateAt(now)", sides.state_http, (gi, ref, None), truth.out_now),
-            ("getEntity", sides.entity_lib, (gi, ref), truth.both_now),
-            ("getEntity", sides.entity_http, (gi, ref), truth.both_now),
-            ("stateAt(T)", sides.state_lib, (gi, ref, t_past), truth.out_at_t),
-            ("stateAt(T)", sides.state_http, (gi, ref, t_past), truth.out_at_t),
-            ("neighbors depth 1", sides.hood_lib, (gi, ref), truth.neighbours_now),
-            ("neighbors depth 1", sides.hood_http, (gi, ref), truth.neighbours_now),
-            ("searchWorldMemory limit 10", sides.search_lib, (kgi, q), None),
-            ("searchWorldMemory limit 10", sides.search_http, (kgi, q), None),
-        ]
-        for k, (read, call, call_args, want) in enumerate(calls):
-            side = "library" if k % 2 == 0 else "http"
+        calls: list[tuple[str, str, Callable[..., int], tuple[Any, ...], int | None]] = []
+        for side, of in (("library", sides), ("http", sides), ("http baseline", baseline)):
+            if of is None:
+                continue
+            lib = side == "library"
+            calls += [
+                ("stateAt(now)", side, of.state_lib if lib else of.state_http, (gi, ref, None), truth.out_now),
+                ("getEntity", side, of.entity_lib if lib else of.entity_http, (gi, ref), truth.both_now),
+                ("stateAt(T)", side, of.state_lib if lib else of.state_http, (gi, ref, t_past), truth.out_at_t),
+                ("neighbors depth 1", side, of.hood_lib if lib else of.hood_http, (gi, ref), truth.neighbours_now),
+                ("searchWorldMemory limit 10", side, of.search_lib if lib else of.search_http, (kgi, q), None),
+            ]
+        # per read, back to back: library, then both HTTP sides, in turns first (the first one asked after the
+        # library call was measured slower, whichever server it was)
+        calls.sort(key=lambda c: (READS.index(c[0]), c[1] != "library", (c[1] == "http") == (i % 2 == 0)))
+        for read, side, call, call_args, want in calls:
             started = time.perf_counter()
             got = call(*call_args)
             elapsed = time.perf_counter() - started
@@ -142,6 +148,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--label", default="")
     parser.add_argument("--load-only", action="store_true", help="load the world (if needed) and stop")
+    parser.add_argument("--baseline", type=Path, help="also serve this checkout's code (with its .venv) over HTTP")
     args = parser.parse_args()
     settings = get_settings()
     world = cmp_world.world()
@@ -156,9 +163,15 @@ def main() -> None:
         return
     tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     try:
-        with serve(DB) as (_, port):
-            client = Client(port, tokens[0])
-            result["results"] = measure(Sides(db, client, tokens), world, args.reps)
+        with ExitStack() as servers:
+            _, port = servers.enter_context(serve(DB))
+            this = Sides(db, Client(port, tokens[0]), tokens)
+            baseline = None
+            if args.baseline:
+                _, base_port = servers.enter_context(serve(DB, code_dir=args.baseline))
+                baseline = Sides(db, Client(base_port, tokens[0]), tokens)
+                result["baseline"] = str(args.baseline)
+            result["results"] = measure(this, world, args.reps, baseline)
     finally:
         db.close()
     result["loadavg_end"] = load_average()
