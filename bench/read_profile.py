@@ -15,7 +15,8 @@ over the four reads (stateAt now, getEntity, stateAt T, neighbors depth 1), 30 w
 - `--plans`: EXPLAIN ANALYZE of every statement one call of each read runs (auto_explain, as the app role);
 - `--baseline DIR`: before/after on the same machine at the same time: one worker process per checkout (this
   one, and DIR's code with DIR's .venv), each with its own one-connection pool; batches of 20 inputs (every
-  read per input) alternate between them (in turns first), so load drifts hit both alike; p50/p95 per side and the ratios.
+  read per input) alternate between them (in turns first), so load drifts hit both alike; p50/p95 per side
+  and the ratios.
 
 Only the library entry points bench.http_reads calls are imported, so the file runs against another
 checkout's code too (`PYTHONPATH=/work/main python bench/read_profile.py`, after copying it out), which
