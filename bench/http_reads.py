@@ -21,8 +21,9 @@ load does not), so each owner without any is projected and embedded once with th
 for the 10,000 entities at load 6-9). The queries repeat (400 picks of one or two of 100 words), so the
 server and the library remember query embeddings (graph/finder/query_vectors.py); `--cold` turns that off on
 both sides (the server with WORLDMEM_QUERY_VECTORS=0, the library forgets before each search).
-`--search-only` measures the searches alone; `--baseline DIR` also sends each search to servers of another
-checkout (its .venv; before `mode` existed: text mode through a second server without a model), interleaved.
+`--search-only` measures the searches alone; `--baseline DIR` also sends each read to servers of another
+checkout (its .venv; before `mode` existed: text mode through a second server without a model), every
+input's calls in a random order (no side always right after another: the server that ran last is warm).
 
 Each answer is checked against the generated truth (mismatches counted per read and side; search: at most 10
 hits, and none missing when some name or description holds every word). The server is `worldmem serve`
@@ -177,6 +178,12 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_onl
             ("neighbors depth 1", sides.hood_http, (gi, ref), truth.neighbours_now),
         ] if not search_only else []
         sided = [("library" if k % 2 == 0 else "http", *c) for k, c in enumerate(calls)]
+        if sides.base is not None and not search_only:  # the point reads through the baseline's server too
+            b = Sides(sides.db, sides.base[True], sides.tokens, sides.model)
+            sided += [("http baseline", "stateAt(now)", b.state_http, (gi, ref, None), truth.out_now),
+                      ("http baseline", "getEntity", b.entity_http, (gi, ref), truth.both_now),
+                      ("http baseline", "stateAt(T)", b.state_http, (gi, ref, t_past), truth.out_at_t),
+                      ("http baseline", "neighbors depth 1", b.hood_http, (gi, ref), truth.neighbours_now)]
         for hybrid, read in ((False, SEARCH_TEXT), (True, SEARCH_HYBRID)):
             sided += [("library", read, sides.search_lib, (kgi, q, hybrid), None),
                       ("http", read, sides.search_http, (kgi, q, hybrid), None)]
@@ -208,7 +215,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="no remembered query embeddings: every search embeds its query (the queries repeat)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
-                        help="also search through servers of another checkout (its .venv), interleaved")
+                        help="also ask servers of another checkout (its .venv), interleaved in random order")
     args = parser.parse_args()
     settings = get_settings()
     world = cmp_world.world()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from contextvars import ContextVar
 
 import pytest
 
@@ -109,3 +110,32 @@ def test_a_full_pool_is_busy_not_unreachable(tiny: Database, owner: str) -> None
     assert err.value.code == "BUSY" and "busy" in err.value.message
     with tiny.owner_tx(owner, read_only=True):  # and it recovers
         pass
+
+
+def test_a_cancelled_call_keeps_its_slot_until_its_thread_ends_and_threads_see_the_context() -> None:
+    release = threading.Event()
+    marker: ContextVar[str] = ContextVar("marker", default="unset")
+
+    async def scenario() -> None:
+        gates = OwnerGates(share=1)
+
+        async def hold() -> bool:
+            with request_budget(gates, "o", 30):
+                return await offload(release.wait, 10)
+
+        first = asyncio.create_task(hold())
+        await asyncio.sleep(0.05)
+        first.cancel()
+        await asyncio.sleep(0.05)
+        assert not first.done()  # cancelled, but its thread still runs: the slot stays taken
+        with request_budget(gates, "o", 0.2), pytest.raises(Unavailable):
+            await offload(lambda: 1)
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        marker.set("request")
+        with request_budget(gates, "o", 30):
+            assert await offload(marker.get) == "request"  # the caller's context goes along
+            assert await offload(lambda: CURRENT.get() is not None) is True
+
+    asyncio.run(scenario())

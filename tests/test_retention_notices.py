@@ -37,6 +37,9 @@ EXPLAIN = """query($id: ID, $r: String, $p: String) {
 STATE = """query($r: String!, $t: DateTime!) {
   getStateAt(ref: $r, validTime: $t) { text retention { reason rollups { projectionId month text } } }
 }"""
+TYPED_STATE = """query($r: String!, $t: DateTime!) {
+  stateAt(ref: $r, validTime: $t) { facts { predicate } retention { reason message rollups { projectionId month } } }
+}"""
 
 
 @dataclass
@@ -125,6 +128,19 @@ def test_as_of_behind_the_edge_points_at_the_month_s_rollup(client: TestClient, 
     assert recent["data"]["getStateAt"]["retention"] is None
 
 
+def test_typed_state_at_behind_the_edge_says_so_like_the_agent_s(client: TestClient, world: World) -> None:  # noqa: F811
+    """stateAt reads the notice's statement along with the facts (graph.reads.temporal._state) and asks the
+    language only when there is a notice: the same rollups as getStateAt, the message in the owner's language."""
+    old = world.start + timedelta(days=5, hours=12)
+    typed = gql(client, world.token, TYPED_STATE, {"r": SENSOR, "t": old.isoformat()})["data"]["stateAt"]
+    agent = gql(client, world.token, STATE, {"r": SENSOR, "t": old.isoformat()})["data"]["getStateAt"]
+    assert typed["retention"]["reason"] == "AS_OF" and typed["retention"]["message"] in agent["text"]
+    assert typed["retention"]["rollups"] == [{k: r[k] for k in ("projectionId", "month")}
+                                             for r in agent["retention"]["rollups"]]
+    recent = gql(client, world.token, TYPED_STATE, {"r": SENSOR, "t": (world.edge + timedelta(days=3)).isoformat()})
+    assert recent["data"]["stateAt"]["retention"] is None and recent["data"]["stateAt"]["facts"]
+
+
 def test_get_entity_reads_now_exactly_and_says_nothing(client: TestClient, world: World) -> None:  # noqa: F811
     after = gql(client, world.token, ENTITY, {"r": SENSOR})["data"]["getEntity"]
     assert after == world.entity_before and after["retention"] is None
@@ -170,3 +186,6 @@ def test_notices_in_german(db: Database, client: TestClient, world: World) -> No
     [fix] = [r["id"] for r in rows if r["source"] == "user"]
     explain = gql(client, world.token, EXPLAIN, {"id": fix})["data"]
     assert explain["explainChange"]["retention"]["message"].startswith("Die Werte von temperature, die dieser")
+    old = world.start + timedelta(days=5, hours=12)
+    typed = gql(client, world.token, TYPED_STATE, {"r": SENSOR, "t": old.isoformat()})["data"]["stateAt"]
+    assert typed["retention"]["message"].startswith("Gefragt ist eine Zeit vor der Aufbewahrungsgrenze")

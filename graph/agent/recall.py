@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, LiteralString
 from uuid import UUID
 
 import psycopg
@@ -56,23 +56,30 @@ def facts_about(conn: psycopg.Connection[Any], ids: Sequence[UUID], incoming: Se
     return list(conn.execute(load("agent_facts_about"), facts_params(ids, incoming, at)).fetchall())
 
 
-def aliases_of(conn: psycopg.Connection[Any], ids: Sequence[UUID], at: datetime) -> dict[UUID, list[str]]:
+def aliases_query(ids: Sequence[UUID], at: datetime) -> tuple[LiteralString, dict[str, Any]]:
+    return load("agent_aliases"), {"ids": list(ids), "at": at}
+
+
+def by_entity(rows: list[dict[str, Any]]) -> dict[UUID, list[str]]:
     out: dict[UUID, list[str]] = {}
-    for row in conn.execute(load("agent_aliases"), {"ids": list(ids), "at": at}).fetchall():
+    for row in rows:
         out.setdefault(row["entity_id"], []).append(row["alias"])
     return out
 
 
 def get_entity(db: Database, owner: str, ref: str) -> About:
-    """The entity (by ref or alias), its aliases and every current fact, relationships both ways."""
+    """The entity (by ref or alias), its aliases and every current fact, relationships both ways. Two round
+    trips (Database.read_tx): the name resolved, then the facts and aliases with the COMMIT."""
     at = now()
-    with db.owner_tx(owner, read_only=True) as conn:
-        about = named(conn, ref, fuzzy=False)
+    with db.read_tx(owner) as tx:
+        about = named(tx.conn, ref, fuzzy=False)
         if about.entity is None:
             return about
         eid = about.entity.id
-        about.statements = [statement(r) for r in facts_about(conn, [eid], [eid], at)]
-        about.aliases = aliases_of(conn, [eid], at).get(eid, [])
+        facts, aliases = tx.last([(load("agent_facts_about"), facts_params([eid], [eid], at)),
+                                  aliases_query([eid], at)])
+    about.statements = [statement(r) for r in facts]
+    about.aliases = by_entity(aliases).get(eid, [])
     return about
 
 

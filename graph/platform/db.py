@@ -135,6 +135,36 @@ class Database:
                     conn.autocommit = False
 
     @contextmanager
+    def read_tx(self, owner: str) -> Iterator[ReadTx]:
+        """An explicit read-only transaction pinned to `owner` whose set-up and end cost no round trip of
+        their own (issue 11): the connection stays in pipeline mode for the whole block, so BEGIN and the
+        owner (with READ ONLY) go out with the caller's first statement, every fetch is one round trip (a
+        Flush, not a Sync: the transaction goes on), and `ReadTx.last` sends its statements with the COMMIT.
+        Without `last`, the block ends with COMMIT as one more round trip; on any error it is rolled back.
+
+        For reads whose statements depend on each other's rows (resolve a ref, then read its facts); what
+        code runs on `tx.conn` must not open transactions or use what pipeline mode lacks (COPY, server-side
+        cursors). Statements see what owner_tx's would: both are READ COMMITTED, a snapshot per statement.
+        """
+        check_owner(owner)
+        with self._translating(), self._pooled() as conn:
+            conn.autocommit = True  # we send BEGIN and COMMIT ourselves, inside the pipeline
+            try:
+                with ExitStack() as pipeline:
+                    tx = ReadTx(conn, owner, pipeline)
+                    try:
+                        yield tx
+                    except BaseException:
+                        if not tx.ended:
+                            tx.ended = True
+                            conn.execute(load("tx_rollback"), prepare=False)
+                        raise
+                    if not tx.ended:
+                        tx.finish()
+            finally:
+                _ended(conn)
+
+    @contextmanager
     def _translating(self) -> Iterator[None]:
         try:
             yield
@@ -183,6 +213,55 @@ class Database:
                 reason = probe(self._url)
                 self._probed = (time.monotonic(), reason)
             return reason is not None
+
+
+class ReadTx:
+    """The transaction of Database.read_tx: `conn` for statements, `last` (or `finish`) for the final ones,
+    `again` for a rare statement after the end (a new transaction, its BEGIN riding with that statement)."""
+
+    def __init__(self, conn: psycopg.Connection[dict[str, Any]], owner: str, pipeline: ExitStack) -> None:
+        self.conn = conn
+        self._owner = owner
+        self._pipeline = pipeline
+        self.ended = True
+        self.again()
+
+    def again(self) -> None:
+        """Start the transaction again after `last`/`finish` (nothing is sent until the next fetch)."""
+        if self.ended:
+            self._pipeline.enter_context(self.conn.pipeline())
+            self.conn.execute(load("tx_begin"), prepare=False)
+            self.conn.execute(load("tx_set_owner_read_only"), (self._owner,))
+            self.ended = False
+
+    def finish(self) -> None:
+        """COMMIT after the statements queued so far, all sent with one Sync (leaving pipeline mode); their
+        cursors hold their rows afterwards."""
+        if self.ended:
+            raise RuntimeError("ReadTx.finish: the transaction has ended")
+        self.ended = True
+        self.conn.execute(load("tx_commit"), prepare=False)
+        self._pipeline.close()  # one Sync, every result fetched
+
+    def last(self, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
+             ) -> list[list[dict[str, Any]]]:
+        """The rows of `queries`, sent with the COMMIT: the transaction's last round trip. Parameters as
+        in Database.read_round."""
+        conn = self.conn
+        cursors = [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(query, params)
+                   for query, params in queries]
+        self.finish()
+        return [cur.fetchall() for cur in cursors]
+
+
+def _ended(conn: psycopg.Connection[Any]) -> None:
+    """Hands the connection back as the pool lent it: no transaction open (one that failed on the server
+    stays open until a ROLLBACK outside the aborted pipeline), autocommit off."""
+    if conn.closed:
+        return
+    if conn.info.transaction_status in (psycopg.pq.TransactionStatus.INTRANS, psycopg.pq.TransactionStatus.INERROR):
+        conn.execute(load("tx_rollback"), prepare=False)
+    conn.autocommit = False
 
 
 def _translated(exc: Exception) -> BadInput | Unavailable:

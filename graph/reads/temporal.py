@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, LiteralString
 from uuid import UUID
 
 import psycopg
 from pydantic import BaseModel, Field
 
 from graph.errors import BadInput
+from graph.governance.phrases import Lang, owner_language
 from graph.ledger import entities
 from graph.platform.db import Database
+from graph.retention import notice
 from graph.retention.notice import RetentionNotice, for_read
 from graph.sql import load
 
@@ -111,27 +113,42 @@ def resolve(conn: psycopg.Connection[Any], ref: str, q: Question) -> entities.En
     return entities.resolve(conn, ref, follow=q.follows_merges, system_time=q.system_time)
 
 
-def answer(conn: psycopg.Connection[Any], entity_id: UUID, q: Question) -> list[dict[str, Any]]:
-    """The fact rows answering `q` about one (resolved) entity: the one implementation of the reads."""
+def answer_query(entity_id: UUID, q: Question) -> tuple[LiteralString, dict[str, Any]]:
+    """The statement answering `q` about one (resolved) entity: the one implementation of the reads."""
     if q.predicate is not None:
-        rows = conn.execute(load("reads_fact_history"), {"subject_id": entity_id, "predicate": q.predicate})
-    elif q.system_time is None:
-        rows = conn.execute(load("reads_state_at"), {"subject_id": entity_id, "valid_time": q.valid_time})
-    else:
-        rows = conn.execute(load("reads_state_known_at"), {"subject_id": entity_id, "valid_time": q.valid_time,
-                                                           "system_time": q.system_time})
-    return list(rows.fetchall())
+        return load("reads_fact_history"), {"subject_id": entity_id, "predicate": q.predicate}
+    if q.system_time is None:
+        return load("reads_state_at"), {"subject_id": entity_id, "valid_time": q.valid_time}
+    return load("reads_state_known_at"), {"subject_id": entity_id, "valid_time": q.valid_time,
+                                          "system_time": q.system_time}
+
+
+def answer(conn: psycopg.Connection[Any], entity_id: UUID, q: Question) -> list[dict[str, Any]]:
+    """The fact rows answering `q` about one (resolved) entity."""
+    query, params = answer_query(entity_id, q)
+    return list(conn.execute(query, params).fetchall())
+
+
+def owner_language_now(db: Database, owner: str) -> Lang:
+    """The owner's answer language, read on its own (for a notice after the read's transaction ended)."""
+    with db.read_tx(owner) as tx:
+        return owner_language(tx.conn)
 
 
 def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
-    with db.owner_tx(owner, read_only=True) as conn:
-        entity = resolve(conn, ref, q)
+    """Two round trips (Database.read_tx): the ref resolved (BEGIN and the owner ride along), then the facts
+    and the retention notice's statement with the COMMIT."""
+    valid_time = q.valid_time
+    if valid_time is None:
+        raise ValueError("a state read needs a valid time")
+    with db.read_tx(owner) as tx:
+        entity = resolve(tx.conn, ref, q)
         if entity is None:
             return None
-        rows = answer(conn, entity.id, q)
-        notice = for_read(conn, entity.id, q.valid_time, q.system_time)
+        rows, notice_rows = tx.last([answer_query(entity.id, q), notice.as_of_query(entity.id, valid_time)])
+    retention = notice.as_of(notice_rows, valid_time, q.system_time, lambda: owner_language_now(db, owner))
     return EntityStateView(ref=entity.ref, kind=entity.kind, name=entity.canonical_name,
-                           facts=[FactView.from_row(r) for r in rows], retention=notice)
+                           facts=[FactView.from_row(r) for r in rows], retention=retention)
 
 
 def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> EntityStateView | None:
@@ -148,11 +165,12 @@ def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
 def fact_history(db: Database, owner: str, ref: str, predicate: str) -> list[FactView]:
     """Every row ever recorded for (ref, predicate), superseded and invalidated ones included."""
     q = Question.history(predicate)
-    with db.owner_tx(owner, read_only=True) as conn:
-        entity = resolve(conn, ref, q)
+    with db.read_tx(owner) as tx:
+        entity = resolve(tx.conn, ref, q)
         if entity is None:
             return []
-        return [FactView.from_row(r) for r in answer(conn, entity.id, q)]
+        (rows,) = tx.last([answer_query(entity.id, q)])
+    return [FactView.from_row(r) for r in rows]
 
 
 def fact_history_retention(db: Database, owner: str, ref: str, predicate: str) -> RetentionNotice | None:

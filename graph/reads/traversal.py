@@ -11,7 +11,8 @@ survivor, and a survivor's traversal includes the edges of the entities merged i
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from enum import Enum
 from functools import cache
@@ -27,7 +28,7 @@ from graph.age.mirror import EPOCH, micros
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.platform import safe_times
-from graph.platform.db import Database
+from graph.platform.db import Database, ReadTx
 from graph.sql import load
 
 MAX_DEPTH = 3
@@ -146,12 +147,18 @@ def _aware(t: datetime | None, name: str) -> datetime | None:
 Call = tuple[str, dict[str, Any]]
 
 
-def pipelined(conn: psycopg.Connection[Any], graph: Sequence[Call],
-              tabular: Sequence[Call] = ()) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
-    """Run named Cypher (`graph`) and SQL (`tabular`) queries in one round trip (psycopg pipeline)."""
-    with conn.pipeline():
+def pipelined(conn: psycopg.Connection[Any], graph: Sequence[Call], tabular: Sequence[Call] = (),
+              finish: Callable[[], None] | None = None
+              ) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+    """Run named Cypher (`graph`) and SQL (`tabular`) queries in one round trip (psycopg pipeline); with
+    `finish` (ReadTx.finish), the queries end the transaction (its COMMIT goes out with them)."""
+    with ExitStack() as stack:
+        if finish is None:
+            stack.enter_context(conn.pipeline())
         gcurs = [conn.execute(_statement(name), (json.dumps(params),)) for name, params in graph]
         tcurs = [conn.execute(load(name), params) for name, params in tabular]
+        if finish is not None:
+            finish()
     return ([cypher.decode_rows(c.fetchall(), cypher.columns(name)) for c, (name, _) in zip(gcurs, graph, strict=True)],
             [list(c.fetchall()) for c in tcurs])
 
@@ -170,12 +177,12 @@ def neighbors(db: Database, owner: str, query: NeighborQuery) -> Neighborhood | 
     """The relationships around `query.ref`; None when the ref names no entity of this owner."""
     valid = _aware(query.valid_time, "validTime") or datetime.now(UTC)
     system = _aware(query.system_time, "systemTime")
-    with db.owner_tx(owner, read_only=True) as conn:
-        start = entities.resolve(conn, query.ref, system_time=system)
+    with db.read_tx(owner) as tx:  # BEGIN and the owner go out with the ref's lookup (Database.read_tx)
+        start = entities.resolve(tx.conn, query.ref, system_time=system)
         if start is None:
             return None
         origin = Node(id=start.id, ref=start.ref, kind=start.kind, name=start.canonical_name)
-        walk = _Walk(conn, system, {"v": micros(valid), "r": micros(system)}, query.direction)
+        walk = _Walk(tx, system, {"v": micros(valid), "r": micros(system)}, query.direction)
         walk.run(origin, query.depth, query.predicates)
     return Neighborhood(origin=origin, valid_time=valid, system_time=system, hops=walk.hops,
                         truncated=walk.truncated)
@@ -185,13 +192,14 @@ class _Walk:
     """One traversal's state: visited nodes, edges met, and the per-level queries.
 
     A level is one round trip: the merged-sources lookup and both directed hops go out together in a
-    pipeline (the first level also fetches the registry); only when entities were merged into the
-    frontier does a second round fetch their edges.
+    pipeline (the first level also fetches the registry), the last level's with the COMMIT; only when
+    entities were merged into the frontier does a second round fetch their edges (after the last level, in
+    a transaction begun again: READ COMMITTED reads each statement's own snapshot either way).
     """
 
-    def __init__(self, conn: psycopg.Connection[Any], system: datetime | None, times: dict[str, Any],
-                 direction: Direction) -> None:
-        self.conn, self.system, self.times = conn, system, times
+    def __init__(self, tx: ReadTx, system: datetime | None, times: dict[str, Any], direction: Direction) -> None:
+        self.tx, self.conn, self.system, self.times = tx, tx.conn, system, times
+        self.depth = 0
         # As known at a past system time, a target's survivor is looked up unless the owner had merged
         # nothing by then (found out along with the first level).
         self.merges_then = system is not None
@@ -205,6 +213,7 @@ class _Walk:
 
     def run(self, origin: Node, depth: int, requested: Sequence[str] | None) -> None:
         self.nodes[str(origin.id)] = origin
+        self.depth = depth
         frontier = [str(origin.id)]
         for level in range(1, depth + 1):
             predicates = level_predicates(self.types, requested, level)
@@ -212,10 +221,12 @@ class _Walk:
                 break
             frontier = self._level(level, frontier, predicates)
 
-    def _hops(self, ids: list[str], predicates: list[str] | None,
-              extra: Sequence[Call]) -> tuple[list[tuple[dict[str, Any], Direction]], list[list[dict[str, Any]]]]:
+    def _hops(self, ids: list[str], predicates: list[str] | None, extra: Sequence[Call], last: bool = False
+              ) -> tuple[list[tuple[dict[str, Any], Direction]], list[list[dict[str, Any]]]]:
+        self.tx.again()  # a no-op unless a previous round ended the transaction
         params = {**self.times, "ids": ids, "predicates": predicates}
-        found, tables = pipelined(self.conn, [(name, params) for name, _ in self.queries], extra)
+        found, tables = pipelined(self.conn, [(name, params) for name, _ in self.queries], extra,
+                                  self.tx.finish if last else None)
         return [(row, d) for rows, (_, d) in zip(found, self.queries, strict=True) for row in rows], tables
 
     def _level(self, level: int, frontier: list[str], predicates: list[str] | None) -> list[str]:
@@ -226,7 +237,7 @@ class _Walk:
             extra.append(("traversal_relation_types", {}))
             if self.system is not None:
                 extra.append(("traversal_any_merge_at", {"system_time": self.system}))
-        rows, tables = self._hops(frontier, predicates, extra)
+        rows, tables = self._hops(frontier, predicates, extra, last=level == self.depth)
         if len(tables) > 1:
             self.types = {r["key"]: RelType.model_validate(r) for r in tables[1]}
         if len(tables) > 2:
@@ -262,6 +273,7 @@ class _Walk:
         merged = {r["to_id"] for r in rows if self.merges_then or (self.system is None and r["to_status"] == "merged")}
         if not merged:
             return {}
+        self.tx.again()
         found = self.conn.execute(load("traversal_survivors"), {"ids": [UUID(m) for m in merged],
                                                                "system_time": self.system}).fetchall()
         return {str(r["start_id"]): Node.model_validate(r) for r in found}

@@ -11,8 +11,9 @@ a series is never pruned. Every message in the owner's answer language (de/en)."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
 from uuid import UUID
 
 import psycopg
@@ -69,10 +70,10 @@ class RetentionNotice(BaseModel):
         return "\n".join([self.message, *(f"  {s}" for s in self.summaries)])
 
 
-def _notice(conn: psycopg.Connection[Any], reason: Reason, edge: datetime, rollups: list[dict[str, Any]],
+def _notice(lang: Lang, reason: Reason, edge: datetime, rollups: list[dict[str, Any]],
             predicate: str | None = None) -> RetentionNotice:
     found = [Rollup.model_validate(r) for r in rollups]
-    message = MESSAGES[reason][owner_language(conn)].format(edge=edge.date().isoformat(), predicate=predicate)
+    message = MESSAGES[reason][lang].format(edge=edge.date().isoformat(), predicate=predicate)
     return RetentionNotice(reason=reason, edge=edge, message=message, summaries=[r.text for r in found],
                            rollups=found)
 
@@ -84,10 +85,22 @@ def for_read(conn: psycopg.Connection[Any], entity_id: UUID, valid_time: datetim
     nothing it covers was ever rolled up."""
     if valid_time is None:
         return for_series(conn, entity_id, predicate, "history") if predicate is not None else None
-    row = conn.execute(load("retention_notice"), {"subject_id": entity_id, "valid_time": valid_time}).fetchone()
+    query, params = as_of_query(entity_id, valid_time)
+    return as_of(conn.execute(query, params).fetchall(), valid_time, system_time, lambda: owner_language(conn))
+
+
+def as_of_query(entity_id: UUID, valid_time: datetime) -> tuple[LiteralString, dict[str, Any]]:
+    """The statement of an as-of read's notice, to send along with the read's own (graph.reads.temporal)."""
+    return load("retention_notice"), {"subject_id": entity_id, "valid_time": valid_time}
+
+
+def as_of(rows: list[dict[str, Any]], valid_time: datetime, system_time: datetime | None,
+          language: Callable[[], Lang]) -> RetentionNotice | None:
+    """The notice of an as-of read from the rows of `as_of_query`; `language` is asked only for a notice."""
+    row = rows[0] if rows else None
     if row is None or not row["rolled_up"] or not before_edge(row["edge"], valid_time, system_time):
         return None
-    return _notice(conn, "as_of", row["edge"], row["rollups"])
+    return _notice(language(), "as_of", row["edge"], row["rollups"])
 
 
 def for_series(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str,
@@ -96,7 +109,7 @@ def for_series(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str,
     row = conn.execute(load("retention_notice_series"), {"subject_id": entity_id, "predicate": predicate}).fetchone()
     if row is None or not row["rollups"]:
         return None
-    return _notice(conn, reason, row["edge"], row["rollups"], predicate)
+    return _notice(owner_language(conn), reason, row["edge"], row["rollups"], predicate)
 
 
 def for_span(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str, span: tuple[datetime, datetime],
@@ -109,4 +122,4 @@ def for_span(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str, spa
     first = month_of(span[0])
     covered = [r for r in row["rollups"] if first <= date.fromisoformat(r["month"]) and
                month_start(date.fromisoformat(r["month"])) < span[1]]
-    return _notice(conn, "as_of", row["edge"], covered) if covered else None
+    return _notice(owner_language(conn), "as_of", row["edge"], covered) if covered else None
