@@ -21,7 +21,9 @@ load does not), so each owner without any is projected and embedded once with th
 for the 10,000 entities at load 6-9). The queries repeat (400 picks of one or two of 100 words), so the
 server and the library remember query embeddings (graph/finder/query_vectors.py); `--cold` turns that off on
 both sides (the server with WORLDMEM_QUERY_VECTORS=0, the library forgets before each search).
-`--search-only` measures the searches alone; `--baseline DIR` also sends each read to servers of another
+`--search-only` measures the searches alone, `--no-hybrid` all but hybrid search (after a
+query's forward pass the model's threads keep the cores busy and slow the calls that follow: measure hybrid
+apart); `--baseline DIR` also sends each read to servers of another
 checkout (its .venv; before `mode` existed: text mode through a second server without a model), every
 input's calls in a random order (no side always right after another: the server that ran last is warm).
 
@@ -155,9 +157,10 @@ def search_truth(world: list[cmp_world.Group], gi: int, q: str) -> int:
     return sum(all(w in f"{e.name} {e.summary}".lower() for w in words) for e in world[gi].entities)
 
 
-def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_only: bool = False) -> dict[str, Any]:
+def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_only: bool = False,
+            modes: tuple[bool, ...] = (False, True)) -> dict[str, Any]:
     chosen, keywords = cmp_world.picks(world)
-    reads = READS[-2:] if search_only else READS
+    reads = READS[-2:] if search_only else READS[:-2] + tuple(READS[-2 + m] for m in modes)
     lat: dict[str, list[float]] = {f"{r} {s}": [] for r in reads for s in ("library", "http")}
     bad: dict[str, int] = dict.fromkeys(lat, 0)
     for i in range(WARM + reps):
@@ -184,7 +187,7 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_onl
                       ("http baseline", "getEntity", b.entity_http, (gi, ref), truth.both_now),
                       ("http baseline", "stateAt(T)", b.state_http, (gi, ref, t_past), truth.out_at_t),
                       ("http baseline", "neighbors depth 1", b.hood_http, (gi, ref), truth.neighbours_now)]
-        for hybrid, read in ((False, SEARCH_TEXT), (True, SEARCH_HYBRID)):
+        for hybrid, read in ((m, (SEARCH_TEXT, SEARCH_HYBRID)[m]) for m in modes):
             sided += [("library", read, sides.search_lib, (kgi, q, hybrid), None),
                       ("http", read, sides.search_http, (kgi, q, hybrid), None)]
             if sides.base is not None:
@@ -212,6 +215,8 @@ def main() -> None:
     parser.add_argument("--label", default="")
     parser.add_argument("--load-only", action="store_true", help="load the world (if needed) and stop")
     parser.add_argument("--search-only", action="store_true", help="measure only the searches")
+    parser.add_argument("--no-hybrid", action="store_true",
+                        help="leave hybrid search out: the model's threads after each search slow the next calls")
     parser.add_argument("--cold", action="store_true",
                         help="no remembered query embeddings: every search embeds its query (the queries repeat)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
@@ -242,7 +247,8 @@ def main() -> None:
                 hybrid_port = servers.enter_context(serve(DB, code_dir=args.baseline))[1]
                 base = {False: Client(text_port, tokens[0]), True: Client(hybrid_port, tokens[0])}
             sides = Sides(db, Client(port, tokens[0]), tokens, model, base, args.cold)
-            result["results"] = measure(sides, world, args.reps, search_only=args.search_only)
+            result["results"] = measure(sides, world, args.reps, search_only=args.search_only,
+                                        modes=(False,) if args.no_hybrid else (False, True))
     finally:
         db.close()
     result["loadavg_end"] = load_average()
