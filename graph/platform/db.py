@@ -10,7 +10,7 @@ import re
 import select
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any, LiteralString
 
@@ -83,7 +83,8 @@ class Database:
         self._pool.close()
 
     @contextmanager
-    def owner_tx(self, owner: str, *, read_only: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    def owner_tx(self, owner: str, *, read_only: bool = False,
+                 pipelined: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """One explicit transaction (BEGIN ... COMMIT) pinned to `owner`; rolled back on any error.
 
         The set-up is one round trip: BEGIN and one statement that sets the owner transaction-locally (and
@@ -94,14 +95,22 @@ class Database:
         is in autocommit (client-side only). The block still ends with COMMIT or ROLLBACK; nested
         `conn.transaction()` blocks are savepoints as before; the pool gets the connection back with
         autocommit off.
+
+        With `pipelined` the whole block runs in that pipeline: BEGIN and the owner go out with the caller's
+        first statements, COMMIT with its last ones, and only a fetch waits for the server (the committer's
+        single-operation proposals, issue 11). A statement whose result is never fetched reports its error at
+        the next fetch or at the end of the block; a nested `conn.pipeline()` there would sync.
         """
         check_owner(owner)
         with self._translating(), self._pooled() as conn:
             conn.autocommit = True
             try:
                 with ExitStack() as block:
-                    with conn.pipeline():
+                    with ExitStack() as setup:
+                        pipeline = (block if pipelined else setup).enter_context(conn.pipeline())
                         block.enter_context(psycopg.Transaction(conn))
+                        if pipelined:
+                            block.push(_sync_before_rollback(pipeline))
                         conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
                     yield conn
             finally:
@@ -262,6 +271,21 @@ def _ended(conn: psycopg.Connection[Any]) -> None:
     if conn.info.transaction_status in (psycopg.pq.TransactionStatus.INTRANS, psycopg.pq.TransactionStatus.INERROR):
         conn.execute(load("tx_rollback"), prepare=False)
     conn.autocommit = False
+
+
+def _sync_before_rollback(pipeline: psycopg.Pipeline) -> Callable[..., bool]:
+    """An exit callback for a transaction in a pipeline: on an error, sync first, else the ROLLBACK that
+    follows is skipped as part of the aborted pipeline and the session stays in a failed transaction."""
+
+    def sync(exc_type: type[BaseException] | None, *_: Any) -> bool:
+        if exc_type is not None:
+            try:
+                pipeline.sync()
+            except psycopg.Error:
+                pass  # the statement's own error is already on its way out
+        return False
+
+    return sync
 
 
 def _translated(exc: Exception) -> BadInput | Unavailable:

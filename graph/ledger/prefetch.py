@@ -1,0 +1,54 @@
+"""What a single-operation proposal will ask of the registries, fetched with the owner's clock (issue 11).
+
+The plain path of the committer asked for its entity kinds, its relation type and (through screening) the
+owner's suppression markers one round trip each. `start` queues the same reads in the pipeline that locks the
+owner's clock, so they cost no round trip of their own; `Known` answers the handlers from them (graph/ledger/
+ops.py asks it before the registries). What is not known here is still read from the database as before.
+
+Read after the clock lock, in the same transaction: the same rows the handlers would read a moment later.
+Registries change only through registration (never inside a commit), and suppression markers only through a
+commit of the same owner, which waits for the clock lock held here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+
+from graph.ledger import committer_batch
+from graph.sql import load
+
+if TYPE_CHECKING:
+    from graph.ledger.registries import EntityKind, RelationType
+
+
+@dataclass(frozen=True)
+class Known:
+    """Registry entries by key (None: not registered) and whether the owner has a live suppression marker."""
+
+    kinds: dict[str, EntityKind | None]
+    relation_types: dict[str, RelationType | None]
+    live_markers: bool
+
+
+def start(conn: psycopg.Connection[Any], operations: Sequence[Any]) -> Callable[[], Known]:
+    """Queue the reads (in the caller's pipeline); the returned function fetches them."""
+    kinds, predicates = committer_batch.registry_keys(operations)
+    markers = conn.execute(load("batch_live_markers"))
+    known_kinds = conn.execute(load("batch_entity_kinds"), {"keys": kinds})
+    known_types = conn.execute(load("batch_relation_types"), {"keys": predicates})
+
+    def fetch() -> Known:
+        from graph.ledger.registries import EntityKind, RelationType
+
+        marker = markers.fetchone()
+        found_kinds: dict[str, EntityKind | None] = dict.fromkeys(kinds)
+        found_kinds.update((r["key"], EntityKind.model_validate(r)) for r in known_kinds.fetchall())
+        found_types: dict[str, RelationType | None] = dict.fromkeys(predicates)
+        found_types.update((r["key"], RelationType.model_validate(r)) for r in known_types.fetchall())
+        return Known(found_kinds, found_types, bool(marker["live"]) if marker is not None else True)
+
+    return fetch
