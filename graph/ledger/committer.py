@@ -138,17 +138,12 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
 def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal, digest: str,
             recorded_at: datetime | None,
             on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None, alone: bool) -> CommitResult:
-    # One round trip: the owner's clock row (created on first use), locked, the stored proposal, and for one
-    # operation what it will ask of the registries (graph/ledger/prefetch.py).
-    with nullcontext() if alone else conn.pipeline():
-        conn.execute(load("clock_init"))
-        locked = conn.execute(load("clock_lock"))
-        # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
-        found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
-        known = prefetch.start(conn, proposal.operations) if alone else None
-    clock: dict[str, Any] | None = locked.fetchone()
+    # One round trip: the owner's clock row, locked, the stored proposal, and for one operation what it will
+    # ask of the registries (graph/ledger/prefetch.py). An owner's first commit creates the row and asks again.
+    clock, stored, known = _lock_clock(conn, proposal, alone, create=False)
+    if clock is None:
+        clock, stored, known = _lock_clock(conn, proposal, alone, create=True)
     assert clock is not None
-    stored = found.fetchone()
     if stored is not None:
         if stored["payload_hash"] not in (digest, _legacy_hash(proposal)):
             raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
@@ -174,15 +169,27 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
     if on_commit is not None:
         on_commit(conn, result)
     with nullcontext() if alone else conn.pipeline():  # one round trip with COMMIT (alone) or before it
-        conn.execute(load("proposal_record"), {
+        conn.execute(load("commit_record"), {
             "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
             "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
-        conn.execute(load("clock_advance"), {"at": at})
         conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
                                                   "pending": result.pending})
         if batched:  # a bulk write into a new database: statistics before the next one is planned (0071)
             conn.execute(load("first_statistics"))
     return result
+
+
+def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal, alone: bool, *, create: bool
+                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Callable[[], prefetch.Known] | None]:
+    """(the owner's clock row locked until COMMIT, the stored proposal, the prefetch): None without a row."""
+    with nullcontext() if alone else conn.pipeline():
+        if create:
+            conn.execute(load("clock_init"))
+        locked = conn.execute(load("clock_lock"))
+        # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
+        found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
+        known = prefetch.start(conn, proposal.operations) if alone else None
+    return locked.fetchone(), found.fetchone(), known
 
 
 def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,

@@ -35,20 +35,19 @@ class Known:
 
 
 def start(conn: psycopg.Connection[Any], operations: Sequence[Any]) -> Callable[[], Known]:
-    """Queue the reads (in the caller's pipeline); the returned function fetches them."""
+    """Queue the read (one statement, in the caller's pipeline); the returned function fetches it."""
     kinds, predicates = committer_batch.registry_keys(operations)
-    markers = conn.execute(load("batch_live_markers"))
-    known_kinds = conn.execute(load("batch_entity_kinds"), {"keys": kinds})
-    known_types = conn.execute(load("batch_relation_types"), {"keys": predicates})
+    cursor = conn.execute(load("commit_prefetch"), {"kinds": kinds, "predicates": predicates})
 
     def fetch() -> Known:
         from graph.ledger.registries import EntityKind, RelationType
 
-        marker = markers.fetchone()
+        row = cursor.fetchone()
+        assert row is not None
         found_kinds: dict[str, EntityKind | None] = dict.fromkeys(kinds)
-        found_kinds.update((r["key"], EntityKind.model_validate(r)) for r in known_kinds.fetchall())
+        found_kinds.update((r["key"], EntityKind.model_validate(r)) for r in row["kinds"])
         found_types: dict[str, RelationType | None] = dict.fromkeys(predicates)
-        found_types.update((r["key"], RelationType.model_validate(r)) for r in known_types.fetchall())
-        return Known(found_kinds, found_types, bool(marker["live"]) if marker is not None else True)
+        found_types.update((r["key"], RelationType.model_validate(r)) for r in row["relation_types"])
+        return Known(found_kinds, found_types, bool(row["live"]))
 
     return fetch
