@@ -121,8 +121,9 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
     digest = payload_hash(proposal)
     # One operation runs in one pipeline from BEGIN to COMMIT (only fetches wait) and without a savepoint:
     # a rejection rolls the whole transaction back. Two or more keep a savepoint per operation (to judge the
-    # later ones after a rejection) and their round trips, so an error is always reported at its operation.
-    alone = PIPELINED and len(proposal.operations) == 1
+    # later ones after a rejection) and their round trips, so an error is always reported at its operation;
+    # so does a proposal with an `on_commit` hook, whose statements' errors are its caller's to see.
+    alone = PIPELINED and len(proposal.operations) == 1 and on_commit is None
     try:
         with db.owner_tx(owner, pipelined=alone) as conn:
             return _commit(conn, principal, proposal, digest, recorded_at, on_commit, alone)
