@@ -92,11 +92,11 @@ def against(tree: str, args: argparse.Namespace) -> float:
     cmd = [os.path.join(tree, ".venv", "bin", "python"), "-m", "bench.write_concurrent", "--rounds", "1",
            "--writers", str(args.writers), "--proposals", str(args.proposals)] + (
            ["--same-owner"] if args.same_owner else [])
-    out = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": tree}, capture_output=True, text=True,
-                         timeout=900, check=True).stdout
-    found = re.search(r"round 0 as it is: (\d+) proposals/s", out)
-    if found is None:
-        raise RuntimeError(f"no result from {tree}: {out[-500:]}")
+    run = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": tree}, capture_output=True, text=True,
+                         timeout=900, check=False)
+    found = re.search(r"round 0 as it is: (\d+) proposals/s", run.stdout)
+    if run.returncode or found is None:
+        raise RuntimeError(f"no result from {tree} (exit {run.returncode}): {run.stderr[-800:]}")
     return float(found.group(1))
 
 
