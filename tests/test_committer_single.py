@@ -113,4 +113,4 @@ def test_a_single_operation_needs_fewer_round_trips(app_db_url: str, owner: str,
     finally:
         db.close()
     assert counts[False] >= 14  # BEGIN, the clock, a savepoint, each read and write, the record, COMMIT
-    assert counts[True] <= 7, counts
+    assert counts[True] <= 5, counts

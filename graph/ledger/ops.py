@@ -128,7 +128,8 @@ def _add_alias(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid
 def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
     """Resolve a subject (or a relationship's object); a well-formed `kind:slug` of a registered kind is
     created on first use."""
-    entity = entities.resolve(ctx.conn, ref)
+    known = ctx.known.entities.get(ref) if ctx.known is not None else None
+    entity = entities.survivor(ctx.conn, known) if known is not None else entities.resolve(ctx.conn, ref)
     if entity is not None:
         return entity
     parsed = entities.parse_ref(ref)
