@@ -15,7 +15,7 @@ import pytest
 from curator.proposal import AssertFact, Evidence, MemoryMutationProposal
 from graph.age.doctor import check
 from graph.errors import InvariantViolation
-from graph.ledger import committer, ops
+from graph.ledger import committer, facts, ops
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.timeline import Interval, Piece, Plan
 from graph.ledger.tokens import owner_principal
@@ -114,3 +114,22 @@ def test_a_single_operation_needs_fewer_round_trips(app_db_url: str, owner: str,
         db.close()
     assert counts[False] >= 14  # BEGIN, the clock, a savepoint, each read and write, the record, COMMIT
     assert counts[True] <= 5, counts
+
+
+def test_a_refused_write_nobody_fetched_is_internal_at_commit(db: Database, owner: str, pipelined: None,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    one(db, owner, "a", AssertFact(subject="person:me", predicate="name", value="A", valid_from=T, evidence=EV))
+    original = facts.set_successor
+
+    def twice(conn: Any, closed_id: str, successor: Any) -> None:  # the 0018 trigger: set once
+        original(conn, closed_id, successor)
+        conn.execute("UPDATE facts SET superseded_by_fact_id = id WHERE id = %s", (closed_id,))
+
+    monkeypatch.setattr(facts, "set_successor", twice)
+    with pytest.raises(InvariantViolation, match="CheckViolation"):
+        one(db, owner, "b", AssertFact(subject="person:me", predicate="name", value="B", valid_from=T, evidence=EV))
+    monkeypatch.undo()
+    with db.owner_tx(owner, read_only=True) as conn:
+        assert conn.execute(load("proposal_get"), {"run_id": "b"}).fetchone() is None
+    assert one(db, owner, "c", AssertFact(subject="person:me", predicate="name", value="C", valid_from=T,
+                                          evidence=EV)).committed == 1

@@ -10,7 +10,7 @@ import re
 import select
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any, LiteralString
 
@@ -99,7 +99,8 @@ class Database:
         With `pipelined` the whole block runs in that pipeline: BEGIN and the owner go out with the caller's
         first statements, COMMIT with its last ones, and only a fetch waits for the server (the committer's
         single-operation proposals, issue 11). A statement whose result is never fetched reports its error at
-        the next fetch or at the end of the block; a nested `conn.pipeline()` there would sync.
+        the next fetch or at the end of the block (the transaction is then rolled back, never committed); a
+        nested `conn.pipeline()` there would sync.
         """
         check_owner(owner)
         with self._translating(), self._pooled() as conn:
@@ -107,15 +108,14 @@ class Database:
             try:
                 with ExitStack() as block:
                     with ExitStack() as setup:
-                        pipeline = (block if pipelined else setup).enter_context(conn.pipeline())
+                        (block if pipelined else setup).enter_context(conn.pipeline())
                         block.enter_context(psycopg.Transaction(conn))
-                        if pipelined:
-                            block.push(_sync_before_rollback(pipeline))
                         conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
                     yield conn
             finally:
-                if not conn.closed:
-                    conn.autocommit = False
+                # pipelined: a statement that failed before the COMMIT or ROLLBACK queued behind it made the
+                # server skip that; the failed transaction is rolled back here
+                _ended(conn)
 
     def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
                    ) -> list[list[dict[str, Any]]]:
@@ -271,21 +271,6 @@ def _ended(conn: psycopg.Connection[Any]) -> None:
     if conn.info.transaction_status in (psycopg.pq.TransactionStatus.INTRANS, psycopg.pq.TransactionStatus.INERROR):
         conn.execute(load("tx_rollback"), prepare=False)
     conn.autocommit = False
-
-
-def _sync_before_rollback(pipeline: psycopg.Pipeline) -> Callable[..., bool]:
-    """An exit callback for a transaction in a pipeline: on an error, sync first, else the ROLLBACK that
-    follows is skipped as part of the aborted pipeline and the session stays in a failed transaction."""
-
-    def sync(exc_type: type[BaseException] | None, *_: Any) -> bool:
-        if exc_type is not None:
-            try:
-                pipeline.sync()
-            except psycopg.Error:
-                pass  # the statement's own error is already on its way out
-        return False
-
-    return sync
 
 
 def _translated(exc: Exception) -> BadInput | Unavailable:
