@@ -49,7 +49,7 @@ INTERNAL_FAILURES: Counter[str] = Counter()
 # a single operation costs as much either way (measured, bench/README.md), so it keeps the plain path.
 BATCHED = True
 BATCH_MIN_OPS = 2
-# A proposal of one operation runs in one pipeline with its registry reads prefetched (False: as before).
+# A proposal of one operation runs in one pipeline with its first reads prefetched (False: as before).
 PIPELINED = True
 # Batched attempts that failed on a constraint or the mirror and were repeated one by one (should stay 0).
 BATCH_FALLBACKS: Counter[str] = Counter()
@@ -140,7 +140,7 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
             recorded_at: datetime | None,
             on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None, alone: bool) -> CommitResult:
     # One round trip: the owner's clock row, locked, the stored proposal, and for one operation what it will
-    # ask of the registries (graph/ledger/prefetch.py). An owner's first commit creates the row and asks again.
+    # ask first (graph/ledger/prefetch.py). An owner's first commit creates the row and asks again.
     clock, stored, known = _lock_clock(conn, proposal, alone, create=False)
     if clock is None:
         clock, stored, known = _lock_clock(conn, proposal, alone, create=True)

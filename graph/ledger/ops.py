@@ -43,7 +43,7 @@ class OpContext:
     at: datetime
     op_index: int = 0
     untrusted: bool = False
-    # registry entries and live markers read with the owner's clock (single-operation proposals)
+    # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)
     known: prefetch.Known | None = None
 
     @property
