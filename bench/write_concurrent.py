@@ -8,6 +8,11 @@ with `--same-owner` all eight write for one owner (the owner's clock serialises 
 the committer as it is and, with `--baseline`, the one-by-one path as before issue 11, on fresh owners.
 
     python -m bench.write_concurrent [--writers 8] [--proposals 150] [--rounds 3] [--same-owner] [--baseline]
+                                     [--against /path/to/other/checkout]
+
+`--against DIR` runs the same round with another checkout's code before each round of this one (its own
+.venv and scratch database, `python -m bench.write_concurrent --rounds 1` there), so the two alternate under
+the same load; both figures are printed with the load average.
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import argparse
 import multiprocessing as mp
 import os
 import random
+import re
 import statistics
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -80,6 +87,19 @@ def round_(app: str, owners: list[str], tag: str, n: int, batched: bool) -> floa
     return done / (max(r[2] for r in results) - min(r[1] for r in results))
 
 
+def against(tree: str, args: argparse.Namespace) -> float:
+    """One round of the same benchmark with the code of checkout `tree` (its .venv), in a process of its own."""
+    cmd = [os.path.join(tree, ".venv", "bin", "python"), "-m", "bench.write_concurrent", "--rounds", "1",
+           "--writers", str(args.writers), "--proposals", str(args.proposals)] + (
+           ["--same-owner"] if args.same_owner else [])
+    run = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": tree}, capture_output=True, text=True,
+                         timeout=900, check=False)
+    found = re.search(r"round 0 as it is: (\d+) proposals/s", run.stdout)
+    if run.returncode or found is None:
+        raise RuntimeError(f"no result from {tree} (exit {run.returncode}): {run.stderr[-800:]}")
+    return float(found.group(1))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.write_concurrent", description=__doc__.split("\n")[0])
     parser.add_argument("--writers", type=int, default=8)
@@ -87,26 +107,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--same-owner", action="store_true", help="all writers write for one owner")
     parser.add_argument("--baseline", action="store_true", help="alternate with the one-by-one path")
+    parser.add_argument("--against", metavar="DIR", help="alternate with the code of another checkout")
     args = parser.parse_args(argv)
     print(f"[write_concurrent] load average {os.getloadavg()[0]:.2f} (1 min) at the start; {args.writers} "
           f"writers, {'one owner' if args.same_owner else 'one owner each'}", flush=True)
-    rates: dict[str, list[float]] = {"as it is": [], "one by one": []}
+    rates: dict[str, list[float]] = {"as it is": [], "one by one": [], "against": []}
     with scratch(get_settings()) as (_admin, app):
         for i in range(args.rounds):
-            for variant in rates if args.baseline else ["as it is"]:
+            if args.against:
+                load = os.getloadavg()[0]
+                rates["against"].append(against(args.against, args))
+                print(f"[write_concurrent] round {i} {args.against}: {rates['against'][-1]:.0f} proposals/s "
+                      f"(load {load:.1f})", flush=True)
+            for variant in ["as it is", "one by one"] if args.baseline else ["as it is"]:
                 tag = f"{'b' if variant == 'as it is' else 'o'}{i}"
                 owners = [f"c-{tag}"] * args.writers if args.same_owner else [
                     f"c-{tag}-{w}" for w in range(args.writers)]
+                load = os.getloadavg()[0]
                 rate = round_(app, owners, tag, args.proposals, variant == "as it is")
                 rates[variant].append(rate)
-                print(f"[write_concurrent] round {i} {variant}: {rate:.0f} proposals/s", flush=True)
+                print(f"[write_concurrent] round {i} {variant}: {rate:.0f} proposals/s (load {load:.1f})", flush=True)
     for variant, got in rates.items():
         if got:
-            print(f"[write_concurrent] {variant}: median {statistics.median(got):.0f} proposals/s over {len(got)} "
+            name = args.against if variant == "against" else variant
+            print(f"[write_concurrent] {name}: median {statistics.median(got):.0f} proposals/s over {len(got)} "
                   f"rounds ({', '.join(f'{r:.0f}' for r in got)})")
     if rates["one by one"]:
         print(f"[write_concurrent] ratio: "
               f"{statistics.median(rates['as it is']) / statistics.median(rates['one by one']):.2f}x")
+    if rates["against"]:
+        print(f"[write_concurrent] ratio to {args.against}: "
+              f"{statistics.median(rates['as it is']) / statistics.median(rates['against']):.2f}x")
     print(f"[write_concurrent] load average {os.getloadavg()[0]:.2f} (1 min) at the end")
     return 0
 

@@ -26,7 +26,7 @@ from curator.proposal import MemoryMutationProposal
 from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotFound
 from graph.governance import decisions as governance
 from graph.governance import merge
-from graph.ledger import committer_batch
+from graph.ledger import committer_batch, prefetch
 from graph.ledger.ops import APPLY, OpContext
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import effective_source
@@ -49,6 +49,8 @@ INTERNAL_FAILURES: Counter[str] = Counter()
 # a single operation costs as much either way (measured, bench/README.md), so it keeps the plain path.
 BATCHED = True
 BATCH_MIN_OPS = 2
+# A proposal of one operation runs in one pipeline with its first reads prefetched (False: as before).
+PIPELINED = True
 # Batched attempts that failed on a constraint or the mirror and were repeated one by one (should stay 0).
 BATCH_FALLBACKS: Counter[str] = Counter()
 
@@ -81,6 +83,14 @@ class _RollBack(Exception):
     """Raised inside the proposal's savepoint to undo everything when an operation was rejected."""
 
 
+class _Rejected(Exception):
+    """Raised through the proposal's transaction (no savepoint: one operation) to roll all of it back."""
+
+    def __init__(self, rejected: list[Rejected]) -> None:
+        super().__init__("rejected")
+        self.rejected = rejected
+
+
 def _unhashed(proposal: MemoryMutationProposal) -> set[str]:
     # `untrusted` is left out while false, so proposals hashed before it existed still replay.
     return {"created_at"} | (set() if proposal.untrusted else {"untrusted"})
@@ -109,48 +119,78 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
         raise Forbidden("an explicit recordedAt needs an owner token allowed to import (--import)")
     owner = principal.owner
     digest = payload_hash(proposal)
-    with db.owner_tx(owner) as conn:
-        # One round trip: the owner's clock row (created on first use), locked, and the stored proposal.
-        with conn.pipeline():
+    # One operation runs in one pipeline from BEGIN to COMMIT (only fetches wait) and without a savepoint:
+    # a rejection rolls the whole transaction back. Two or more keep a savepoint per operation (to judge the
+    # later ones after a rejection) and their round trips, so an error is always reported at its operation;
+    # so does a proposal with an `on_commit` hook, whose statements' errors are its caller's to see.
+    alone = PIPELINED and len(proposal.operations) == 1 and on_commit is None
+    try:
+        with db.owner_tx(owner, pipelined=alone) as conn:
+            return _commit(conn, principal, proposal, digest, recorded_at, on_commit, alone)
+    except _Rejected as rejected:
+        return CommitResult(rejected=rejected.rejected)
+    except pg_errors.IntegrityError as exc:
+        if not alone:
+            raise
+        # a write whose result nobody fetched (a successor, an alias) reports its refusal at COMMIT
+        raise _internal(f"constraint {type(exc).__name__}", 0, exc) from exc
+
+
+def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal, digest: str,
+            recorded_at: datetime | None,
+            on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None, alone: bool) -> CommitResult:
+    # One round trip: the owner's clock row, locked, the stored proposal, and for one operation what it will
+    # ask first (graph/ledger/prefetch.py). An owner's first commit creates the row and asks again.
+    clock, stored, known = _lock_clock(conn, proposal, alone, create=False)
+    if clock is None:
+        clock, stored, known = _lock_clock(conn, proposal, alone, create=True)
+    assert clock is not None
+    if stored is not None:
+        if stored["payload_hash"] not in (digest, _legacy_hash(proposal)):
+            raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
+                           code="RUN_ID_REUSED")
+        return CommitResult.model_validate({**stored["result"], "replayed": True})
+    at = _system_time(clock, recorded_at)
+    tally = _batched(conn, principal, proposal, at)
+    batched = tally is not None
+    if tally is None:
+        tally = _Tally()
+        ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at, untrusted=proposal.untrusted,
+                        known=known() if known is not None else None)
+        try:
+            with nullcontext() if alone else conn.transaction():
+                _apply_all(ctx, proposal, tally)
+                if tally.rejected:
+                    raise _RollBack
+        except _RollBack:
+            if alone:
+                raise _Rejected(tally.rejected) from None
+            return CommitResult(rejected=tally.rejected)
+    result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at)
+    if on_commit is not None:
+        on_commit(conn, result)
+    with nullcontext() if alone else conn.pipeline():  # one round trip with COMMIT (alone) or before it
+        conn.execute(load("commit_record"), {
+            "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
+            "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
+        conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
+                                                  "pending": result.pending})
+        if batched:  # a bulk write into a new database: statistics before the next one is planned (0071)
+            conn.execute(load("first_statistics"))
+    return result
+
+
+def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal, alone: bool, *, create: bool
+                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Callable[[], prefetch.Known] | None]:
+    """(the owner's clock row locked until COMMIT, the stored proposal, the prefetch): None without a row."""
+    with nullcontext() if alone else conn.pipeline():
+        if create:
             conn.execute(load("clock_init"))
-            locked = conn.execute(load("clock_lock"))
-            # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
-            found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
-        clock: dict[str, Any] | None = locked.fetchone()
-        assert clock is not None
-        stored = found.fetchone()
-        if stored is not None:
-            if stored["payload_hash"] not in (digest, _legacy_hash(proposal)):
-                raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
-                               code="RUN_ID_REUSED")
-            return CommitResult.model_validate({**stored["result"], "replayed": True})
-        at = _system_time(clock, recorded_at)
-        tally = _batched(conn, principal, proposal, at)
-        batched = tally is not None
-        if tally is None:
-            tally = _Tally()
-            try:
-                with conn.transaction():
-                    ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at,
-                                    untrusted=proposal.untrusted)
-                    _apply_all(ctx, proposal, tally)
-                    if tally.rejected:
-                        raise _RollBack
-            except _RollBack:
-                return CommitResult(rejected=tally.rejected)
-        result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at)
-        if on_commit is not None:
-            on_commit(conn, result)
-        with conn.pipeline():  # one round trip before COMMIT
-            conn.execute(load("proposal_record"), {
-                "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
-                "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
-            conn.execute(load("clock_advance"), {"at": at})
-            conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
-                                                      "pending": result.pending})
-            if batched:  # a bulk write into a new database: statistics before the next one is planned (0071)
-                conn.execute(load("first_statistics"))
-        return result
+        locked = conn.execute(load("clock_lock"))
+        # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
+        found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
+        known = prefetch.start(conn, proposal.operations) if alone else None
+    return locked.fetchone(), found.fetchone(), known
 
 
 def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,

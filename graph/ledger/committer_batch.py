@@ -109,13 +109,11 @@ class Batch:
         """One round trip for what the proposal will ask: entities by ref and believed aliases of every name
         in it, the believed rows of the entities named by ref, whether any suppression marker is live, the
         registry entries it names, and fresh row ids. Entities found only by alias get their rows after."""
-        from graph.ledger.entities import Entity, parse_ref
+        from graph.ledger.entities import Entity
         from graph.ledger.registries import EntityKind, RelationType
 
         asked = sorted(names_of(operations))
-        kinds = sorted({op.kind for op in operations if isinstance(getattr(op, "kind", None), str)}
-                       | {parsed[0] for parsed in map(parse_ref, asked) if parsed is not None})
-        predicates = sorted({op.predicate for op in operations if isinstance(getattr(op, "predicate", None), str)})
+        kinds, predicates = registry_keys(operations)
         with self.real.pipeline():
             refs = self.real.execute(load("batch_entities_by_refs"), {"refs": asked})
             aliases = self.real.execute(load("batch_aliases_of_names"), {"names": asked})
@@ -315,6 +313,16 @@ def _literal(row: dict[str, Any]) -> str | None:
 
 def _plain(value: Any) -> Any:
     return value.obj if isinstance(value, Jsonb) else value
+
+
+def registry_keys(operations: Sequence[Any]) -> tuple[list[str], list[str]]:
+    """(entity kinds, predicates) the operations may look up: their kinds and the kinds of every ref they name."""
+    from graph.ledger.entities import parse_ref
+
+    kinds = sorted({op.kind for op in operations if isinstance(getattr(op, "kind", None), str)}
+                   | {parsed[0] for parsed in map(parse_ref, names_of(operations)) if parsed is not None})
+    predicates = sorted({op.predicate for op in operations if isinstance(getattr(op, "predicate", None), str)})
+    return kinds, predicates
 
 
 def names_of(operations: Iterable[Any]) -> set[str]:

@@ -17,7 +17,7 @@ import psycopg
 
 from curator import proposal as p
 from graph.errors import BadInput, Conflict, Forbidden, NotFound
-from graph.ledger import committer_batch, entities, facts, registries, suppression, trust
+from graph.ledger import committer_batch, entities, facts, prefetch, registries, suppression, trust
 from graph.ledger.entities import Entity
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
@@ -43,6 +43,8 @@ class OpContext:
     at: datetime
     op_index: int = 0
     untrusted: bool = False
+    # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)
+    known: prefetch.Known | None = None
 
     @property
     def owner(self) -> str:
@@ -53,6 +55,8 @@ def _entity_kind(ctx: OpContext, key: str) -> registries.EntityKind | None:
     """The registry's kind; a batch asks once per proposal (registration never runs inside a commit)."""
     batch = committer_batch.active(ctx.conn)
     if batch is None:
+        if ctx.known is not None and key in ctx.known.kinds:
+            return ctx.known.kinds[key]
         return registries.get_entity_kind(ctx.conn, key)
     if key not in batch.kinds:
         batch.kinds[key] = registries.get_entity_kind(batch.real, key)
@@ -62,6 +66,8 @@ def _entity_kind(ctx: OpContext, key: str) -> registries.EntityKind | None:
 def _relation_type(ctx: OpContext, key: str) -> registries.RelationType | None:
     batch = committer_batch.active(ctx.conn)
     if batch is None:
+        if ctx.known is not None and key in ctx.known.relation_types:
+            return ctx.known.relation_types[key]
         return registries.get_relation_type(ctx.conn, key)
     if key not in batch.relation_types:
         batch.relation_types[key] = registries.get_relation_type(batch.real, key)
@@ -122,7 +128,8 @@ def _add_alias(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid
 def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
     """Resolve a subject (or a relationship's object); a well-formed `kind:slug` of a registered kind is
     created on first use."""
-    entity = entities.resolve(ctx.conn, ref)
+    known = ctx.known.entities.get(ref) if ctx.known is not None else None
+    entity = entities.survivor(ctx.conn, known) if known is not None else entities.resolve(ctx.conn, ref)
     if entity is not None:
         return entity
     parsed = entities.parse_ref(ref)
@@ -179,7 +186,8 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
         "reason": op.reason,
     }
     batch = committer_batch.active(ctx.conn)
-    if batch is None or batch.live_markers:  # without a live marker, screening neither rejects nor lifts
+    live = batch.live_markers if batch is not None else ctx.known is None or ctx.known.live_markers
+    if live:  # without a live marker, screening neither rejects nor lifts
         suppression.screen(ctx, source, row)
     if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
         _insert(ctx, row, new, status="pending", supersedes=None)

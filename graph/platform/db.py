@@ -83,7 +83,8 @@ class Database:
         self._pool.close()
 
     @contextmanager
-    def owner_tx(self, owner: str, *, read_only: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    def owner_tx(self, owner: str, *, read_only: bool = False,
+                 pipelined: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """One explicit transaction (BEGIN ... COMMIT) pinned to `owner`; rolled back on any error.
 
         The set-up is one round trip: BEGIN and one statement that sets the owner transaction-locally (and
@@ -94,19 +95,27 @@ class Database:
         is in autocommit (client-side only). The block still ends with COMMIT or ROLLBACK; nested
         `conn.transaction()` blocks are savepoints as before; the pool gets the connection back with
         autocommit off.
+
+        With `pipelined` the whole block runs in that pipeline: BEGIN and the owner go out with the caller's
+        first statements, COMMIT with its last ones, and only a fetch waits for the server (the committer's
+        single-operation proposals, issue 11). A statement whose result is never fetched reports its error at
+        the next fetch or at the end of the block (the transaction is then rolled back, never committed); a
+        nested `conn.pipeline()` there would sync.
         """
         check_owner(owner)
         with self._translating(), self._pooled() as conn:
             conn.autocommit = True
             try:
                 with ExitStack() as block:
-                    with conn.pipeline():
+                    with ExitStack() as setup:
+                        (block if pipelined else setup).enter_context(conn.pipeline())
                         block.enter_context(psycopg.Transaction(conn))
                         conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
                     yield conn
             finally:
-                if not conn.closed:
-                    conn.autocommit = False
+                # pipelined: a statement that failed before the COMMIT or ROLLBACK queued behind it made the
+                # server skip that; the failed transaction is rolled back here
+                _ended(conn)
 
     def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
                    ) -> list[list[dict[str, Any]]]:

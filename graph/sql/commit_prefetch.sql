@@ -1,0 +1,16 @@
+-- commit_prefetch: what a proposal of one operation will ask before it writes (graph/ledger/prefetch.py), in
+-- one statement: whether the owner has a live suppression marker (as batch_live_markers), the registered
+-- entity kinds among %(kinds)s and relation types among %(predicates)s (rows as batch_entity_kinds and
+-- batch_relation_types return them), and the owner's entities named by exact ref in %(refs)s (rows as
+-- entity_by_ref). Columns: live (boolean), kinds, relation_types, entities (json arrays).
+SELECT EXISTS (SELECT 1 FROM suppression_markers WHERE owner_sub = wm_owner() AND lifted_at IS NULL) AS live,
+       (SELECT coalesce(json_agg(k), '[]'::json) FROM (
+            SELECT key, name, description, privileged, source, trust_tier, state
+            FROM entity_kinds WHERE key = ANY(%(kinds)s::text[])) k) AS kinds,
+       (SELECT coalesce(json_agg(t), '[]'::json) FROM (
+            SELECT key, name, description, inverse, cardinality, subject_kinds, object_kinds, is_symmetric,
+                   is_transitive, is_hierarchical, inference_enabled, privileged, source, trust_tier, state
+            FROM relation_types WHERE key = ANY(%(predicates)s::text[])) t) AS relation_types,
+       (SELECT coalesce(json_agg(e), '[]'::json) FROM (
+            SELECT id, ref, kind, canonical_name, status, merged_into_id, created_at
+            FROM entities WHERE owner_sub = wm_owner() AND ref = ANY(%(refs)s::text[])) e) AS entities
