@@ -175,8 +175,8 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
             "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
         conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
                                                   "pending": result.pending})
-        if batched:  # a bulk write into a new database: statistics before the next one is planned (0071)
-            conn.execute(load("first_statistics"))
+        if batched:  # a bulk write: statistics that keep up with the tables' growth (0072)
+            conn.execute(load("ledger_statistics"))
     return result
 
 
