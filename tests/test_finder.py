@@ -15,7 +15,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from curator.proposal import AssertFact, MemoryMutationProposal, RetractFact, UpsertEntity
+from curator.proposal import AssertFact, MemoryMutationProposal, MergeEntities, RetractFact, UpsertEntity
 from graph.agent import search, world_context
 from graph.agent.render import search_text
 from graph.demo import load_demo
@@ -237,6 +237,33 @@ def test_a_rollup_is_found_after_its_raw_rows_are_gone(db: Database, owner: str)
     july = search.search_world_memory(db, owner, "temperature June", embedder=OFFLINE,
                                       valid_from=datetime(2026, 8, 1, tzinfo=UTC))
     assert all(h.memory is None for h in july.hits)  # outside the time range
+
+
+def test_a_memory_about_a_merged_entity_points_at_its_survivor(db: Database, owner: str) -> None:
+    """Projection hits carry their entities as the ledger has them now (wm_projection_entities, 0073)."""
+    principal = Principal(owner=owner, kind="owner")
+    commit_proposal(db, principal, MemoryMutationProposal(run_id="r-rooms", operations=[
+        UpsertEntity(ref="place:stube", kind="place", canonical_name="Stube"),
+        UpsertEntity(ref="place:wohnzimmer", kind="place", canonical_name="Wohnzimmer")]))
+    with db.owner_tx(owner) as conn:
+        stube = conn.execute(load("entity_by_ref"), {"ref": "place:stube"}).fetchone()
+        assert stube is not None
+        upsert_projection(conn, Projection(
+            source_kind="rollup", source_key="sensor:stube:humidity:2026-06", entity_ids=[stube["id"]],
+            text="Humidity in the Stube in June 2026: mostly 48 percent.",
+            valid_from=datetime(2026, 6, 1, tzinfo=UTC), valid_to=datetime(2026, 7, 1, tzinfo=UTC),
+            retention_class="windowed"))
+
+    def about(kind: str | None = None) -> list[list[str]]:
+        hits = search.search_world_memory(db, owner, "humidity June", kind=kind).hits
+        return [h.memory.about for h in hits if h.memory is not None]
+
+    assert about() == [["place:stube"]]
+    result = commit_proposal(db, principal, MemoryMutationProposal(run_id="r-merge", operations=[
+        MergeEntities(entity="place:stube", into="place:wohnzimmer")]))
+    assert not result.rejected, result.rejected
+    assert about() == [["place:wohnzimmer"]]
+    assert about("person") == []  # of kind person: the survivor is a place, so the memory is no hit
 
 
 class _FakeEmbeddings:

@@ -5,7 +5,7 @@
 -- finder_search_vector is the indexed twin with its own statement text, hence its own prepared plan.
 -- With a time range only rows valid during it. {dim} is a validated integer composed with psycopg.sql.
 -- entities: the entities the row points at, as the ledger has them now (a merged one as its survivor,
--- wm_survivor; of kind %(kind)s when given), so no second round trip reads them (finder_entities_by_ids).
+-- wm_projection_entities, 0073; of kind %(kind)s when given), so no second round trip reads them.
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
 WITH top AS MATERIALIZED (
     SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
@@ -17,17 +17,8 @@ WITH top AS MATERIALIZED (
     ORDER BY p.embedding <=> %(embedding)s::vector({dim})
     LIMIT %(k)s
 ),
-resolved AS MATERIALIZED (  -- every entity the rows point at, in one index scan (as agent_find_entity.sql)
-    SELECT e.id AS source_id,
-           CASE WHEN e.merged_into_id IS NULL THEN e.id ELSE wm_survivor(e.id, NULL) END AS survivor_id
-    FROM entities e
-    WHERE e.owner_sub = wm_owner() AND e.id = ANY(ARRAY(SELECT DISTINCT unnest(t.entity_ids) FROM top t))
-),
-found AS MATERIALIZED (
-    SELECT r.source_id, s.id, s.ref, s.kind, s.canonical_name AS name
-    FROM resolved r
-    JOIN entities s ON s.id = r.survivor_id
-    WHERE %(kind)s::text IS NULL OR s.kind = %(kind)s::text
+found AS MATERIALIZED (  -- every entity the rows point at, resolved at once (0073)
+    SELECT * FROM wm_projection_entities(ARRAY(SELECT DISTINCT unnest(t.entity_ids) FROM top t), %(kind)s::text)
 )
 SELECT top.*,
        (SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY u.ord), '[]'::jsonb)
