@@ -109,21 +109,19 @@ class Batch:
         """One round trip for what the proposal will ask: entities by ref and believed aliases of every name
         in it, the believed rows of the entities named by ref, whether any suppression marker is live, the
         registry entries it names, and fresh row ids. Entities found only by alias get their rows after."""
+        from graph.ledger import prefetch  # it builds on this module's names_of and registry_keys
         from graph.ledger.entities import Entity
-        from graph.ledger.registries import EntityKind, RelationType
 
         asked = sorted(names_of(operations))
-        kinds, predicates = registry_keys(operations)
         with self.real.pipeline():
-            refs = self.real.execute(load("batch_entities_by_refs"), {"refs": asked})
+            # entities by ref, live markers, registry entries: the single-operation path's one statement
+            fetch_known = prefetch.start(self.real, operations)
             aliases = self.real.execute(load("batch_aliases_of_names"), {"names": asked})
-            markers = self.real.execute(load("batch_live_markers"))
             believed = self.real.execute(load("batch_believed_by_refs"), {"refs": asked})
             ids = self.real.execute(load("batch_new_ids"), {"n": self._expected})
-            known_kinds = self.real.execute(load("batch_entity_kinds"), {"keys": kinds})
-            known_types = self.real.execute(load("batch_relation_types"), {"keys": predicates})
+        known = fetch_known()
         self._by_ref = {name: None for name in asked}
-        for entity in (Entity.model_validate(r) for r in refs.fetchall()):
+        for entity in known.entities.values():
             self._by_ref[entity.ref] = entity.id
             self.entities[entity.id] = entity
             self._believed[entity.id] = []
@@ -134,14 +132,11 @@ class Batch:
             entity = Entity.model_validate(row)
             self.entities.setdefault(entity.id, entity)
             self._by_alias[row["name"]].append((row["namespace"], entity.id))
-        marker = markers.fetchone()
-        self.live_markers = bool(marker["live"]) if marker is not None else True
+        self.live_markers = known.live_markers
         fresh = ids.fetchone()
         self._ids = list(reversed(fresh["ids"])) if fresh is not None else []
-        self.kinds = {key: None for key in kinds}
-        self.kinds.update((r["key"], EntityKind.model_validate(r)) for r in known_kinds.fetchall())
-        self.relation_types = {key: None for key in predicates}
-        self.relation_types.update((r["key"], RelationType.model_validate(r)) for r in known_types.fetchall())
+        self.kinds = dict(known.kinds)
+        self.relation_types = dict(known.relation_types)
         self._load_believed([i for i in self.entities if i not in self._believed])
 
     def _load_believed(self, ids: list[UUID]) -> None:

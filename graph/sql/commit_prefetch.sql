@@ -1,7 +1,7 @@
--- commit_prefetch: what a proposal of one operation will ask before it writes (graph/ledger/prefetch.py), in
--- one statement: whether the owner has a live suppression marker (as batch_live_markers), the registered
--- entity kinds among %(kinds)s and relation types among %(predicates)s (rows as batch_entity_kinds and
--- batch_relation_types return them), and the owner's entities named by exact ref in %(refs)s (rows as
+-- commit_prefetch: what a proposal will ask before it writes (graph/ledger/prefetch.py; the batched path's
+-- prefetch asks it too), in one statement: whether the owner has a live suppression marker, the registered
+-- entity kinds among %(kinds)s and relation types among %(predicates)s (rows as registries_entity_kind_get and
+-- registries_relation_type_get return one), and the owner's entities named by exact ref in %(refs)s (rows as
 -- entity_by_ref). Columns: live (boolean), kinds, relation_types, entities (json arrays).
 SELECT EXISTS (SELECT 1 FROM suppression_markers WHERE owner_sub = wm_owner() AND lifted_at IS NULL) AS live,
        (SELECT coalesce(json_agg(k), '[]'::json) FROM (
