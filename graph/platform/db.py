@@ -136,12 +136,10 @@ class Database:
             try:
                 with conn.pipeline():
                     conn.execute(load("tx_set_owner_read_only"), (owner,))
-                    cursors = [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(
-                        query, params) for query, params in queries]
+                    cursors = _queued(conn, queries)
                 return [cur.fetchall() for cur in cursors]
             finally:
-                if not conn.closed:
-                    conn.autocommit = False
+                _ended(conn)
 
     @contextmanager
     def read_tx(self, owner: str) -> Iterator[ReadTx]:
@@ -256,11 +254,18 @@ class ReadTx:
              ) -> list[list[dict[str, Any]]]:
         """The rows of `queries`, sent with the COMMIT: the transaction's last round trip. Parameters as
         in Database.read_round."""
-        conn = self.conn
-        cursors = [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(query, params)
-                   for query, params in queries]
+        cursors = _queued(self.conn, queries)
         self.finish()
         return [cur.fetchall() for cur in cursors]
+
+
+def _queued(conn: psycopg.Connection[dict[str, Any]],
+            queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
+            ) -> list[psycopg.Cursor[dict[str, Any]]]:
+    """Each query sent on its own cursor (in the caller's pipeline): `%(name)s` parameters from a mapping,
+    `$1, $2, ...` from a sequence with the text sent as is (psycopg.RawCursor)."""
+    return [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(query, params)
+            for query, params in queries]
 
 
 def _ended(conn: psycopg.Connection[Any]) -> None:
