@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, LiteralString
 
 import psycopg
 from psycopg import sql
@@ -25,7 +25,7 @@ from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
 from graph.finder import query_vectors, sizes
 from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
 from graph.finder.query_names import name_forms
-from graph.finder.rounds import Round, Rounds, in_transaction
+from graph.finder.rounds import Rounds, in_transaction
 from graph.reads.temporal import FactView
 from graph.sql import load, trusted
 
@@ -117,12 +117,14 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
              (("agent_search_entities", "name"), ("agent_search_facts", "fact"), ("finder_search_text", "text"))
              if name in q.lists]
     named = {**params, "forms": name_forms(q.text)}
-    first: Round = [(load("finder_set_names"), ())] if "name" in q.lists else []
-    first += [(load("finder_current_owner"), ())] if embedding else []
-    first += [(text, named if name == "name" else params) for name, text in lists]
-    results = run(first)
-    rows = {name: got for (name, _), got in zip(lists, results[len(first) - len(lists):], strict=True)}
-    owned = results[len(first) - len(lists) - 1] if embedding else []  # finder_current_owner's row
+    first: list[tuple[str, LiteralString, Mapping[str, Any] | tuple[()]]] = []  # (label, statement, params)
+    if "name" in q.lists:
+        first.append(("set names", load("finder_set_names"), ()))
+    if embedding:
+        first.append(("owner", load("finder_current_owner"), ()))
+    first += [(name, text, named if name == "name" else params) for name, text in lists]
+    rows = dict(zip([label for label, _, _ in first], run([(text, p) for _, text, p in first]), strict=True))
+    owned = rows.get("owner", [])
     owner: str | None = owned[0]["owner"] if owned else None
     ranked: list[tuple[str, Ranked]] = []
     if "name" in rows:
