@@ -46,14 +46,18 @@ def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool, q: Question 
     return about
 
 
-def facts_params(ids: Sequence[UUID], incoming: Sequence[UUID], at: datetime) -> dict[str, Any]:
-    return {"ids": list(ids), "incoming_ids": list(incoming), "at": at, "limit": MAX_FACTS}
+def facts_query(ids: Sequence[UUID], incoming: Sequence[UUID], at: datetime
+                ) -> tuple[LiteralString, dict[str, Any]]:
+    """The statement of current facts of `ids` and relationships pointing at `incoming` (to send alone or
+    along with others)."""
+    return load("agent_facts_about"), {"ids": list(ids), "incoming_ids": list(incoming), "at": at,
+                                       "limit": MAX_FACTS}
 
 
 def facts_about(conn: psycopg.Connection[Any], ids: Sequence[UUID], incoming: Sequence[UUID],
                 at: datetime) -> list[dict[str, Any]]:
     """Current facts of `ids` and relationships pointing at `incoming`, in one query."""
-    return list(conn.execute(load("agent_facts_about"), facts_params(ids, incoming, at)).fetchall())
+    return list(conn.execute(*facts_query(ids, incoming, at)).fetchall())
 
 
 def aliases_query(ids: Sequence[UUID], at: datetime) -> tuple[LiteralString, dict[str, Any]]:
@@ -76,8 +80,7 @@ def get_entity(db: Database, owner: str, ref: str) -> About:
         if about.entity is None:
             return about
         eid = about.entity.id
-        facts, aliases = tx.last([(load("agent_facts_about"), facts_params([eid], [eid], at)),
-                                  aliases_query([eid], at)])
+        facts, aliases = tx.last([facts_query([eid], [eid], at), aliases_query([eid], at)])
     about.statements = [statement(r) for r in facts]
     about.aliases = by_entity(aliases).get(eid, [])
     return about

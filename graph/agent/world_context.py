@@ -27,7 +27,7 @@ from curator.tracing import span
 from graph.agent import context_rows, linking, scopes
 from graph.agent.budget import Entry, Section, assemble, trim
 from graph.agent.linking import AmbiguousSpan
-from graph.agent.recall import MAX_FACTS, facts_params
+from graph.agent.recall import MAX_FACTS, facts_query
 from graph.agent.render import EntityMatch, EventNote, Statement, approx_tokens, day, event_line, fact_line
 from graph.agent.search import now, statement
 from graph.codemode import builds, conventions
@@ -125,7 +125,7 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     code = [r for r in chain if conventions.is_code_scope(r)]  # code mode: a repo, project or folder in scope
     later: list[tuple[LiteralString, dict[str, Any]]] = []
     if from_finder and linked:  # entities the block did not read for
-        later += [(load("agent_facts_about"), facts_params(ids, linked_ids, at)),
+        later += [facts_query(ids, linked_ids, at),
                   (load("context_events"), {"ids": linked_ids, "chat_id": req.chat_id, "since": at - RECENT,
                                             **EVENTS})]
     if code:
