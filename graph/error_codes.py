@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     QUERY_TOO_LARGE = "QUERY_TOO_LARGE"
     TOO_MANY_ALIASES = "TOO_MANY_ALIASES"
     OPERATION_NAME_REQUIRED = "OPERATION_NAME_REQUIRED"
+    SUBSCRIPTION_NEEDS_WEBSOCKET = "SUBSCRIPTION_NEEDS_WEBSOCKET"
     REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
     BUSY = "BUSY"
     # proposal and operation validation
@@ -149,6 +150,7 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.QUERY_TOO_LARGE: (_I, "The query has too many tokens or too wide a selection."),
     ErrorCode.TOO_MANY_ALIASES: (_I, "The query uses more aliases than allowed."),
     ErrorCode.OPERATION_NAME_REQUIRED: (_I, "The document has several operations and no operationName."),
+    ErrorCode.SUBSCRIPTION_NEEDS_WEBSOCKET: (_I, "A subscription was POSTed; subscriptions run over the WebSocket."),
     ErrorCode.REQUEST_TIMEOUT: (_R, "The request body did not arrive in time."),
     ErrorCode.BUSY: (_R, "The request's database budget is spent or no connection was free; retry later."),
     ErrorCode.TIME_OUT_OF_RANGE: (_I, "A time lies outside 0001-01-02..9999-12-30 UTC."),

@@ -22,8 +22,10 @@ from graph.platform.db import Database
 from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
+from resolvers.direct import DirectGraphQL, takes
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
-from resolvers.request_guard import RequestGuard, respond
+from resolvers.request_guard import RequestGuard
+from resolvers.responses import respond
 from resolvers.schema import schema
 from resolvers.sync_body import integration_allowance
 from resolvers.web import mount_explorer
@@ -68,20 +70,41 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             await live.close()
             database.close()
 
-    app = FastAPI(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app = WorldmemApp(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     live = CommitHub(url)
-    router = OfflineLiveRouter(schema, context_getter=context_getter(database, settings))
+    get_context = context_getter(database, settings)
+    router = OfflineLiveRouter(schema, context_getter=get_context)
     app.include_router(router, prefix="/graphql")
     app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
     mount_graphiql(app)  # GraphiQL's assets, before the explorer's mount at `/` could shadow them
     mount_explorer(app)  # last: it is mounted at `/` and would shadow any route added after it
     app.add_middleware(RequestGuard, body_timeout_s=settings.body_timeout_s)
+    allowance = integration_allowance(database, settings)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes,  # outermost: before any read
-                       allowance=integration_allowance(database, settings))
+                       allowance=allowance)
+    # POST /graphql: the same limit and guard, then resolvers.direct, the full stack only when it declines
+    app.direct = BodyLimit(RequestGuard(app.full, settings.body_timeout_s, DirectGraphQL(app, schema, get_context)),
+                           max_bytes=settings.max_request_bytes, allowance=allowance)
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
     app.state.live = live
     return app
+
+
+class WorldmemApp(FastAPI):
+    """FastAPI, with `direct` answering what resolvers.direct takes before the framework's middleware."""
+
+    direct: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.direct is not None and takes(scope):
+            await self.direct(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+    async def full(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """The whole stack (middleware, router, Strawberry's view), for what the direct path declines."""
+        await super().__call__(scope, receive, send)
 
 
 def _metrics() -> Response:

@@ -90,13 +90,20 @@ def check_request(payload: Any) -> None:
             raise _Refused(Refusal(BAD_REQUEST_SHAPE, f"`{name}` must be {wanted} or null"))
 
 
-def check_body(body: bytes) -> Refusal | None:
-    """Why a POSTed JSON body cannot be a GraphQL request, or None when it can."""
+def read_request(body: bytes) -> dict[str, Any] | Refusal:
+    """A POSTed JSON body as a GraphQL request (query, variables, ...), or why it cannot be one."""
     try:
-        check_request(load_json(body))
+        payload = load_json(body)
+        check_request(payload)
     except _Refused as refused:
         return refused.refusal
-    return None
+    return payload  # type: ignore[no-any-return]
+
+
+def check_body(body: bytes) -> Refusal | None:
+    """Why a POSTed JSON body cannot be a GraphQL request, or None when it can."""
+    read = read_request(body)
+    return read if isinstance(read, Refusal) else None
 
 
 def check_query_params(params: dict[str, str]) -> Refusal | None:

@@ -16,30 +16,20 @@ import asyncio
 import json
 import logging
 import time
+from typing import Any
 from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from resolvers.request_body import Refusal, check_body, check_query_params
+from resolvers.direct import DirectGraphQL, takes
+from resolvers.request_body import Refusal, check_body, check_query_params, read_request
+from resolvers.responses import respond
 
 log = logging.getLogger("worldmem.http")
 
 REQUEST_TIMEOUT = "REQUEST_TIMEOUT"
 STATUS_CODES = {400: "BAD_REQUEST", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
                 415: "UNSUPPORTED_MEDIA_TYPE"}
-
-
-def error_body(message: str, code: str) -> bytes:
-    return json.dumps({"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}).encode()
-
-
-async def respond(send: Send, status: int, message: str, code: str, *, close: bool = False) -> None:
-    body = error_body(message, code)
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if close:
-        headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
 
 
 class _Disconnected(Exception):
@@ -74,9 +64,13 @@ def _refusal(scope: Scope, body: bytes) -> Refusal | None:
 
 
 class RequestGuard:
-    def __init__(self, app: ASGIApp, body_timeout_s: float) -> None:
+    """The checks above, then the request on to `app`; with `direct`, a POST that resolvers.direct takes is
+    answered there (and only handed to `app` when that path declines it)."""
+
+    def __init__(self, app: ASGIApp, body_timeout_s: float, direct: DirectGraphQL | None = None) -> None:
         self.app = app
         self.body_timeout_s = body_timeout_s
+        self.direct = direct
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -90,11 +84,29 @@ class RequestGuard:
             return
         except _Disconnected:
             return
+        if self.direct is not None and takes(scope):
+            read = read_request(body)
+            if isinstance(read, Refusal):
+                await respond(send, 400, read.message, read.code)
+                return
+            if await self._answer(self.direct, scope, read, send):
+                return
         refusal = _refusal(scope, body)
         if refusal is not None:
             await respond(send, 400, refusal.message, refusal.code)
             return
         await self._forward(scope, body, receive, send)
+
+    async def _answer(self, direct: DirectGraphQL, scope: Scope, payload: dict[str, Any], send: Send) -> bool:
+        typed = _TypedErrors(send)
+        try:
+            return await direct.answer(scope, payload, typed)
+        except Exception:
+            log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
+            if typed.started:
+                raise
+            await respond(send, 500, "Unexpected error.", "INTERNAL")
+            return True
 
     async def _forward(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> None:
         delivered = False
