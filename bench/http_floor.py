@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.http_server import Client, Summary, drop_database, fresh_database, load_average, serve
+from bench.http_server import Client, Summary, cpu_seconds, drop_database, fresh_database, load_average, serve
 from graph.ledger.tokens import create_token
 from graph.platform.connect import admin_url
 from graph.settings import get_settings
@@ -133,17 +133,22 @@ def main() -> None:
             run_batch(client, 300, [])  # warm-up: pool, prepared statements, caches
             if args.compare or args.baseline:
                 other_name = " ".join(args.compare) or f"code of {args.baseline}"
-                with serve(DB, parse_env(args.compare), args.baseline) as (_, other_port):
+                with serve(DB, parse_env(args.compare), args.baseline) as (other_proc, other_port):
                     other = Client(other_port, token)
                     run_batch(other, 300, [])
                     base: list[float] = []
                     changed: list[float] = []
+                    cpu = [0.0, 0.0]
                     for _ in range(max(1, args.requests // BATCH)):
-                        run_batch(client, BATCH, base)
-                        run_batch(other, BATCH, changed)
+                        for k, (c, pid, into) in enumerate(((client, proc.pid, base), (other, other_proc.pid, changed))):
+                            started = cpu_seconds(pid)
+                            run_batch(c, BATCH, into)
+                            cpu[k] += cpu_seconds(pid) - started
                     a, b = Summary.of(base), Summary.of(changed)
                     print(f"this checkout, defaults: {a}\n{other_name}: {b}\n"
-                          f"ratio p50 {b.p50_ms / a.p50_ms:.2f}, p95 {b.p95_ms / a.p95_ms:.2f}")
+                          f"ratio p50 {b.p50_ms / a.p50_ms:.2f}, p95 {b.p95_ms / a.p95_ms:.2f}\n"
+                          f"server CPU per request: this {1000 * cpu[0] / len(base):.3f} ms, "
+                          f"other {1000 * cpu[1] / len(changed):.3f} ms")
             else:
                 latencies: list[float] = []
                 for _ in range(max(1, args.requests // BATCH)):

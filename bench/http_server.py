@@ -135,5 +135,11 @@ class Summary:
         return cls(len(ms), round(pct(ms, 0.50), 3), round(pct(ms, 0.95), 3), round(pct(ms, 0.99), 3))
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) process `pid` has used so far, from /proc (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
