@@ -139,8 +139,9 @@ def main() -> None:
                     base: list[float] = []
                     changed: list[float] = []
                     cpu = [0.0, 0.0]
+                    sides = ((client, proc.pid, base), (other, other_proc.pid, changed))
                     for _ in range(max(1, args.requests // BATCH)):
-                        for k, (c, pid, into) in enumerate(((client, proc.pid, base), (other, other_proc.pid, changed))):
+                        for k, (c, pid, into) in enumerate(sides):
                             started = cpu_seconds(pid)
                             run_batch(c, BATCH, into)
                             cpu[k] += cpu_seconds(pid) - started
