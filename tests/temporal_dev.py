@@ -6,6 +6,7 @@ Import the fixture into a test module with `from tests.temporal_dev import tempo
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import socket
 import subprocess
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from temporalio.client import Client
 
 STARTUP_S = 60
 
@@ -44,15 +46,23 @@ def spawn(port: int, log: Path, db_file: Path | None = None) -> subprocess.Popen
     with log.open("a") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + STARTUP_S
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                stop(proc)
-                pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.1)
+    while not _answers(port):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop(proc)
+            pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.1)
+    return proc
+
+
+def _answers(port: int) -> bool:
+    """The server's API answers a client (an open port alone came seconds earlier on a loaded machine, and a
+    test's own 5-second connect then failed)."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        asyncio.run(asyncio.wait_for(Client.connect(f"127.0.0.1:{port}"), 5))
+    except (OSError, RuntimeError, TimeoutError):
+        return False
+    return True
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
