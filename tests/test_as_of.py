@@ -176,8 +176,9 @@ def test_survivor_function_as_the_app_sees_it(db: Database, merged: str) -> None
 NAMED: dict[str, tuple[dict[str, Any], set[str]]] = {
     "entity_survivor": ({"id": uuid.uuid4(), "system_time": None},
                         {"id", "ref", "kind", "canonical_name", "status", "merged_into_id", "created_at"}),
-    "entity_by_alias": ({"alias": "Ace", "system_time": R1}, {"id", "ref", "kind", "canonical_name", "status",
-                                                              "merged_into_id", "created_at"}),
+    "entity_resolve": ({"name": "Ace", "system_time": R1, "follow": True},
+                       {"outcome", "via", "id", "ref", "kind", "canonical_name", "status", "merged_into_id",
+                        "created_at"}),
     "traversal_merged_sources_at": ({"ids": [uuid.uuid4()], "system_time": R1}, {"id", "survivor"}),
     "traversal_any_merge_at": ({"system_time": R1}, {"merged"}),
     "traversal_survivors": ({"ids": [uuid.uuid4()], "system_time": None}, {"start_id", "id", "ref", "kind", "name"}),

@@ -17,11 +17,11 @@ from uuid import UUID
 import psycopg
 
 from graph.agent import scopes
-from graph.agent.render import About, Statement, day
+from graph.agent.render import About, EntityMatch, Statement, day
 from graph.agent.search import EXACT, find, now, statement
 from graph.platform.db import Database
-from graph.reads.temporal import FactView, Question, answer
-from graph.retention import notice
+from graph.reads import temporal
+from graph.reads.temporal import Question
 from graph.sql import load
 
 MAX_FACTS = 500
@@ -72,18 +72,39 @@ def by_entity(rows: list[dict[str, Any]]) -> dict[UUID, list[str]]:
 
 
 def get_entity(db: Database, owner: str, ref: str) -> About:
-    """The entity (by ref or alias), its aliases and every current fact, relationships both ways. Two round
-    trips (Database.read_tx): the name resolved, then the facts and aliases with the COMMIT."""
+    """The entity (by ref or alias), its aliases and every current fact, relationships both ways. A ref names
+    it in one statement after the owner, one round trip (agent_get_entity.sql, Database.read_round); any other
+    name (an alias, a canonical name, a typo) is looked up by graph.agent.search.find as before, then read by
+    the ref found."""
     at = now()
-    with db.read_tx(owner) as tx:
-        about = named(tx.conn, ref, fuzzy=False)
+    (rows,) = db.read_round(owner, [(load("agent_get_entity"), {"ref": ref, "at": at, "limit": MAX_FACTS})])
+    head = rows[0]
+    if not _by_ref(head):
+        with db.owner_tx(owner, read_only=True) as conn:
+            about = named(conn, ref, fuzzy=False)
         if about.entity is None:
             return about
-        eid = about.entity.id
-        facts, aliases = tx.last([facts_query([eid], [eid], at), aliases_query([eid], at)])
-    about.statements = [statement(r) for r in facts]
-    about.aliases = by_entity(aliases).get(eid, [])
+        (rows,) = db.read_round(owner, [(load("agent_get_entity"), {"ref": about.entity.ref, "at": at,
+                                                                     "limit": MAX_FACTS})])
+        head = rows[0]
+        if head["outcome"] != "found":
+            return about  # gone between the two rounds
+    else:
+        about = About(query=ref, entity=_match(head, ref))
+    about.statements = [statement(r) for r in rows if r["id"] is not None]
+    about.aliases = head["aliases"] or []
     return about
+
+
+def _by_ref(head: dict[str, Any]) -> bool:
+    """Whether a read's statement found its entity by exact ref: find's answer for that name, too (an exact
+    ref is never ambiguous there, and both follow merges as of the same system time)."""
+    return bool(head["outcome"] == "found" and head["via"] == "ref")
+
+
+def _match(head: dict[str, Any], ref: str) -> EntityMatch:
+    return EntityMatch(id=head["entity_id"], ref=head["entity_ref"], kind=head["entity_kind"],
+                       name=head["entity_name"], score=1.0, via="ref", matched=ref)
 
 
 def recall_facts_about(db: Database, owner: str, entity_or_query: str, predicate: str | None = None,
@@ -130,16 +151,25 @@ def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
 
 
 def _ask(db: Database, owner: str, ref: str, q: Question) -> About:
-    """The agent's rendering of graph.reads.temporal.answer: the same rows, as statements."""
-    with db.owner_tx(owner, read_only=True) as conn:
-        about = named(conn, ref, fuzzy=False, q=q)
+    """The agent's rendering of graph.reads.temporal.answer: the same rows, as statements. A ref is answered
+    by the read's one statement; any other name is looked up by find (as of the question's system time) and
+    the read asked again by the ref found."""
+    rows = temporal.answer(db, owner, ref, q)
+    if _by_ref(rows[0]):
+        about = About(query=ref, entity=_match(rows[0], ref))
+    else:
+        with db.owner_tx(owner, read_only=True) as conn:
+            about = named(conn, ref, fuzzy=False, q=q)
         if about.entity is None:
             return about
-        rows = answer(conn, about.entity.id, q)
-        about.retention = notice.for_read(conn, about.entity.id, q.valid_time, q.system_time, q.predicate)
+        rows = temporal.answer(db, owner, about.entity.ref, q)
+        if rows[0]["outcome"] != "found":
+            return about
+    about.retention = temporal.retention(db, owner, rows, q)
     if about.retention is not None:
         about.notice = about.retention.text
-    subject = about.entity.ref
-    about.statements = [Statement(subject=subject, functional=r["functional"], fact=FactView.from_row(r))
-                        for r in rows]
+    subject = about.entity.ref if about.entity else ref
+    about.statements = [Statement(subject=subject, functional=r["functional"], fact=fact)
+                        for r, fact in zip((r for r in rows if r["id"] is not None), temporal.facts(rows),
+                                           strict=True)]
     return about

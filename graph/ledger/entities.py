@@ -54,22 +54,34 @@ def survivor(conn: psycopg.Connection[Any], entity: Entity, system_time: datetim
 def resolve(conn: psycopg.Connection[Any], ref_or_alias: str, *, follow: bool = True,
             system_time: datetime | None = None) -> Entity | None:
     """An entity by exact ref, else by an alias believed at `system_time` (now when None) that names
-    exactly one entity; with `follow`, the survivor it was merged into as of that system time."""
+    exactly one entity; with `follow`, the survivor it was merged into as of that system time.
+
+    The rule is one database function (wm_resolve, migrations/0074), which the reads of graph.reads.temporal
+    also call inside their own statement; inside a batched proposal the batch's own entities come first."""
     batch = committer_batch.active(conn)
     known, entity, holders = batch.resolve(ref_or_alias) if batch and system_time is None else (False, None, 0)
-    if known and holders > 1:
-        raise BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities", code="AMBIGUOUS_REF")
     if not known:
-        entity = _row(conn.execute(load("entity_by_ref"), {"ref": ref_or_alias}).fetchone())
-    if entity is None and not known:
-        rows = conn.execute(load("entity_by_alias"), {"alias": ref_or_alias, "system_time": system_time}).fetchall()
-        if len(rows) > 1:
-            raise BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities",
-                           code="AMBIGUOUS_REF")
-        entity = _row(rows[0] if rows else None)
+        params = {"name": ref_or_alias, "system_time": system_time, "follow": follow}
+        return resolved(conn.execute(load("entity_resolve"), params).fetchone(), ref_or_alias)
+    if holders > 1:
+        raise ambiguous(ref_or_alias)
     if entity is not None and follow:
         entity = survivor(conn, entity, system_time)
     return entity
+
+
+def ambiguous(ref_or_alias: str) -> BadInput:
+    return BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities", code="AMBIGUOUS_REF")
+
+
+def resolved(row: dict[str, Any] | None, ref_or_alias: str) -> Entity | None:
+    """The entity of a wm_resolve row (`outcome` and the entity's columns): None when not found; an
+    ambiguous alias is AMBIGUOUS_REF."""
+    if row is None or row["outcome"] == "not_found":
+        return None
+    if row["outcome"] == "ambiguous":
+        raise ambiguous(ref_or_alias)
+    return Entity.model_validate(row)
 
 
 def require(conn: psycopg.Connection[Any], ref_or_alias: str) -> Entity:

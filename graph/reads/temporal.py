@@ -15,7 +15,7 @@ from graph.governance.phrases import Lang, owner_language
 from graph.ledger import entities
 from graph.platform.db import Database
 from graph.retention import notice
-from graph.retention.notice import RetentionNotice, for_read
+from graph.retention.notice import RetentionNotice
 from graph.sql import load
 
 
@@ -113,42 +113,64 @@ def resolve(conn: psycopg.Connection[Any], ref: str, q: Question) -> entities.En
     return entities.resolve(conn, ref, follow=q.follows_merges, system_time=q.system_time)
 
 
-def answer_query(entity_id: UUID, q: Question) -> tuple[LiteralString, dict[str, Any]]:
-    """The statement answering `q` about one (resolved) entity: the one implementation of the reads."""
+def answer_query(ref: str, q: Question) -> tuple[LiteralString, dict[str, Any]]:
+    """The one statement answering `q` about `ref`: the one implementation of the reads. It resolves the ref
+    itself (wm_resolve, migrations/0074, as entities.resolve does) and returns the retention notice's rows
+    with the facts: one row per fact (reads_*.sql), at least one row (its `outcome` says whether the ref
+    named an entity)."""
     if q.predicate is not None:
-        return load("reads_fact_history"), {"subject_id": entity_id, "predicate": q.predicate}
+        return load("reads_fact_history"), {"ref": ref, "predicate": q.predicate}
     if q.system_time is None:
-        return load("reads_state_at"), {"subject_id": entity_id, "valid_time": q.valid_time}
-    return load("reads_state_known_at"), {"subject_id": entity_id, "valid_time": q.valid_time,
-                                          "system_time": q.system_time}
+        return load("reads_state_at"), {"ref": ref, "valid_time": q.valid_time}
+    return load("reads_state_known_at"), {"ref": ref, "valid_time": q.valid_time, "system_time": q.system_time}
 
 
-def answer(conn: psycopg.Connection[Any], entity_id: UUID, q: Question) -> list[dict[str, Any]]:
-    """The fact rows answering `q` about one (resolved) entity."""
-    query, params = answer_query(entity_id, q)
-    return list(conn.execute(query, params).fetchall())
+def answer(db: Database, owner: str, ref: str, q: Question) -> list[dict[str, Any]]:
+    """The rows of answer_query in one round trip (Database.read_round: the owner and this statement, no
+    BEGIN or COMMIT: issue 11)."""
+    (rows,) = db.read_round(owner, [answer_query(ref, q)])
+    return rows
+
+
+def found(rows: list[dict[str, Any]], ref: str) -> bool:
+    """Whether the ref of `answer`'s rows named an entity; an ambiguous alias is AMBIGUOUS_REF, as in
+    entities.resolve."""
+    head = rows[0]
+    if head["outcome"] == "ambiguous":
+        raise entities.ambiguous(ref)
+    return bool(head["outcome"] == "found")
+
+
+def facts(rows: list[dict[str, Any]]) -> list[FactView]:
+    """The facts of `answer`'s rows (an entity without any has one row whose fact id is NULL)."""
+    return [FactView.from_row(r) for r in rows if r["id"] is not None]
 
 
 def owner_language_now(db: Database, owner: str) -> Lang:
-    """The owner's answer language, read on its own (for a notice after the read's transaction ended)."""
+    """The owner's answer language, read on its own (only for a notice, after the read's round)."""
     with db.read_tx(owner) as tx:
         return owner_language(tx.conn)
 
 
-def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
-    """Two round trips (Database.read_tx): the ref resolved (BEGIN and the owner ride along), then the facts
-    and the retention notice's statement with the COMMIT."""
-    valid_time = q.valid_time
-    if valid_time is None:
+def retention(db: Database, owner: str, rows: list[dict[str, Any]], q: Question) -> RetentionNotice | None:
+    """The retention notice of `answer`'s rows (their edge / rolled_up / rollups columns); the owner's language
+    is read only when there is a notice."""
+    language = lambda: owner_language_now(db, owner)  # noqa: E731
+    if q.predicate is not None:
+        return notice.series(rows[0], q.predicate, "history", language)
+    if q.valid_time is None:
         raise ValueError("a state read needs a valid time")
-    with db.read_tx(owner) as tx:
-        entity = resolve(tx.conn, ref, q)
-        if entity is None:
-            return None
-        rows, notice_rows = tx.last([answer_query(entity.id, q), notice.as_of_query(entity.id, valid_time)])
-    retention = notice.as_of(notice_rows, valid_time, q.system_time, lambda: owner_language_now(db, owner))
-    return EntityStateView(ref=entity.ref, kind=entity.kind, name=entity.canonical_name,
-                           facts=[FactView.from_row(r) for r in rows], retention=retention)
+    return notice.as_of(rows[:1], q.valid_time, q.system_time, language)
+
+
+def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
+    """One round trip, one statement after the owner (answer)."""
+    rows = answer(db, owner, ref, q)
+    if not found(rows, ref):
+        return None
+    head = rows[0]
+    return EntityStateView(ref=head["entity_ref"], kind=head["entity_kind"], name=head["entity_name"],
+                           facts=facts(rows), retention=retention(db, owner, rows, q))
 
 
 def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> EntityStateView | None:
@@ -164,19 +186,13 @@ def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
 
 def fact_history(db: Database, owner: str, ref: str, predicate: str) -> list[FactView]:
     """Every row ever recorded for (ref, predicate), superseded and invalidated ones included."""
-    q = Question.history(predicate)
-    with db.read_tx(owner) as tx:
-        entity = resolve(tx.conn, ref, q)
-        if entity is None:
-            return []
-        (rows,) = tx.last([answer_query(entity.id, q)])
-    return [FactView.from_row(r) for r in rows]
+    rows = answer(db, owner, ref, Question.history(predicate))
+    return facts(rows) if found(rows, ref) else []
 
 
 def fact_history_retention(db: Database, owner: str, ref: str, predicate: str) -> RetentionNotice | None:
     """What factHistory(ref, predicate) lacks: the notice when rows of the series were rolled up and pruned
     (factHistory is a list, fixed by the public contract, so the notice is its own field beside it)."""
     q = Question.history(predicate)
-    with db.owner_tx(owner, read_only=True) as conn:
-        entity = resolve(conn, ref, q)
-        return None if entity is None else for_read(conn, entity.id, None, None, predicate)
+    rows = answer(db, owner, ref, q)
+    return retention(db, owner, rows, q) if found(rows, ref) else None

@@ -107,9 +107,16 @@ def for_series(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str,
                reason: Reason = "history") -> RetentionNotice | None:
     """The notice for a read of the whole series (entity, predicate): None unless some of it was rolled up."""
     row = conn.execute(load("retention_notice_series"), {"subject_id": entity_id, "predicate": predicate}).fetchone()
-    if row is None or not row["rollups"]:
+    return series(row, predicate, reason, lambda: owner_language(conn))
+
+
+def series(row: dict[str, Any] | None, predicate: str, reason: Reason, language: Callable[[], Lang]
+           ) -> RetentionNotice | None:
+    """The notice of a series read from a row with its edge and rollups columns (retention_notice_series, or
+    a read's own statement: graph/sql/reads_fact_history.sql); `language` is asked only for a notice."""
+    if row is None or row["edge"] is None or not row["rollups"]:
         return None
-    return _notice(owner_language(conn), reason, row["edge"], row["rollups"], predicate)
+    return _notice(language(), reason, row["edge"], row["rollups"], predicate)
 
 
 def for_span(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str, span: tuple[datetime, datetime],

@@ -1,6 +1,6 @@
 -- batch_aliases_of_names: the aliases believed now (superseded_at IS NULL, what wm_known(.., NULL) means)
 -- whose alias_norm is lower() of any of %(names)s, with the name asked. Columns: name, namespace, and the
--- entity's columns as entity_by_ref. lower() is the database's, as in entity_by_alias and alias_believed;
+-- entity's columns as entity_by_ref. lower() is the database's, as in wm_resolve (0074) and alias_believed;
 -- it is applied first (names), so the join condition on the owner's tables is leakproof and can use
 -- entity_aliases_believed / its trigram neighbours ahead of the row-level policy.
 WITH names AS MATERIALIZED (
