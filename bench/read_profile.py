@@ -2,6 +2,7 @@
 
     python -m bench.read_profile [--reps 300] [--cprofile 15] [--read stateAt(now)] [--plans]
     python -m bench.read_profile --baseline /work/main [--reps 300] [--rounds 2]
+    (both take --db NAME: a copy of worldmem_perf_cmp to read instead)
 
 Against the comparison world of `python -m bench.http_reads` (database `worldmem_perf_cmp`, loaded there;
 this never loads or writes). The same inputs as bench.http_reads (cmp_world.picks), round-robin per input
@@ -51,7 +52,9 @@ from graph.reads.temporal import state_at
 from graph.reads.traversal import NeighborQuery, neighbors
 from graph.settings import get_settings
 
-DB = "worldmem_perf_cmp"
+# `--db NAME`: a copy of it (CREATE DATABASE ... TEMPLATE worldmem_perf_cmp), migrated by this checkout, so a
+# branch's migrations never reach the shared one; the worker processes get it from the environment.
+DB = os.environ.get("READ_PROFILE_DB", "worldmem_perf_cmp")
 WARM = 30
 Read = Callable[[Database, int, str], Any]
 READS: dict[str, Read] = {
@@ -184,6 +187,11 @@ def compare(baseline: Path, refs: list[tuple[int, str]], reps: int, rounds: int)
               f"{b.p50_ms / a.p50_ms:>6.2f} {b.p95_ms / a.p95_ms:>6.2f}")
 
 
+def _use_db(name: str) -> None:
+    global DB
+    DB = os.environ["READ_PROFILE_DB"] = name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reps", type=int, default=300)
@@ -192,8 +200,10 @@ def main() -> None:
     parser.add_argument("--plans", action="store_true")
     parser.add_argument("--baseline", type=Path, help="another checkout (with its .venv) to compare with")
     parser.add_argument("--rounds", type=int, default=1, help="with --baseline: passes over the inputs")
+    parser.add_argument("--db", default=DB, help="the database (a copy of worldmem_perf_cmp)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    _use_db(args.db)
     if args.worker:
         worker()
         return
