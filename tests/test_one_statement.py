@@ -179,3 +179,4 @@ def test_a_read_is_the_owner_and_one_statement_in_one_round_trip(one: Database, 
     # the counter counts: a name that is no ref takes find's path, more statements and round trips
     kinds = sent(one, lambda: recall.get_entity(one, world, "C"))
     assert kinds["round trips"] > 1 and kinds["Bind"] > 2
+
