@@ -25,7 +25,7 @@ from bench.seed import OWNER_A
 from graph.age.mirror import micros
 from graph.platform.connect import admin_url, role_url
 from graph.platform.db import Database
-from graph.reads.traversal import pipelined
+from graph.reads.graph_round import pipelined
 from graph.settings import Settings
 from graph.sql import load as load_sql
 

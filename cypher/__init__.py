@@ -44,15 +44,23 @@ def columns(name: str) -> tuple[str, ...]:
 @cache
 def statement(name: str) -> sql.Composed:
     """The SQL that runs a named Cypher query with one parameter map."""
+    return sql.SQL("SELECT * FROM {call}").format(call=call(name))
+
+
+@cache
+def call(name: str, param: LiteralString = "%s") -> sql.Composed:
+    """A named Cypher query as a FROM item, `ag_catalog.cypher(...) AS (columns)`, its parameter map in the
+    placeholder `param` (`%(graph)s` to compose it into a statement with named placeholders:
+    graph.reads.traversal_first)."""
     body = "\n".join(line for line in load(name).splitlines() if not line.lstrip().startswith("//"))
     if _TAG in body:
         raise ValueError("query text must not contain the dollar-quote tag")
     cols = sql.SQL(", ").join(sql.SQL("{} ag_catalog.agtype").format(sql.Identifier(c)) for c in columns(name))
     # cypher() takes its query as a dollar-quoted constant, so the (trusted, named-file) body is composed
     # in; values never are: they travel in the parameter map.
-    template = "SELECT * FROM ag_catalog.cypher({graph}, $wm_cypher${body}$wm_cypher$, %s) AS ({cols})"
-    return sql.SQL(template).format(
-        graph=sql.Literal(GRAPH_NAME), body=sql.SQL(trusted(body)), cols=cols)
+    template = "ag_catalog.cypher({graph}, $wm_cypher${body}$wm_cypher${param}) AS ({cols})"
+    return sql.SQL(template).format(graph=sql.Literal(GRAPH_NAME), body=sql.SQL(trusted(body)),
+                                    param=sql.SQL(", " + param), cols=cols)
 
 
 def run(conn: psycopg.Connection[Any], name: str, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads import temporal
 from graph.reads.temporal import Question, fact_history, fact_history_retention, state_as_known_at, state_at
+from graph.reads.traversal import Direction, NeighborQuery, neighbors
 from graph.sql import load
 
 EV = p.Evidence(kind="test", text="one statement")
@@ -37,8 +38,8 @@ def _commit(db: Database, owner: str, at: datetime, *ops: Any) -> None:
 
 @pytest.fixture
 def world(db: Database, owner: str) -> str:
-    """pet:a (alias "Ace") merged into pet:b at R2; "Twin" is an alias of pet:b and (in a chat's
-    namespace) of pet:c."""
+    """pet:a (alias "Ace") merged into pet:b at R2, person:o owns pet:a and pet:c; "Twin" is an alias of
+    pet:b and (in a chat's namespace) of pet:c."""
     _commit(db, owner, R1, p.UpsertEntity(ref="pet:a", kind="pet", canonical_name="A", aliases=["Ace"]),
             p.UpsertEntity(ref="pet:b", kind="pet", canonical_name="B", aliases=["Twin"]),
             p.UpsertEntity(ref="pet:c", kind="pet", canonical_name="C"),
@@ -46,7 +47,12 @@ def world(db: Database, owner: str) -> str:
             p.AssertFact(subject="pet:a", predicate="birthday", value="2019-01-01", valid_from=V0, source="user",
                          evidence=EV),
             p.AssertFact(subject="pet:b", predicate="birthday", value="2018-05-05", valid_from=V0, source="user",
-                         evidence=EV))
+                         evidence=EV),
+            p.UpsertEntity(ref="person:o", kind="person", canonical_name="O"),
+            p.AssertRelationship(subject="person:o", predicate="owns", object="pet:a", valid_from=V0, source="user",
+                                 evidence=EV),
+            p.AssertRelationship(subject="person:o", predicate="owns", object="pet:c", valid_from=V0, source="user",
+                                 evidence=EV))
     _commit(db, owner, R2, p.MergeEntities(entity="pet:a", into="pet:b", reason="same"))
     return owner
 
@@ -122,7 +128,7 @@ def test_the_agent_tools_keep_their_candidates(db: Database, world: str) -> None
         facts = recall.facts_about(conn, [eid], [eid], at)
         aliases = recall.by_entity(conn.execute(*recall.aliases_query([eid], at)).fetchall())[eid]
     assert [s.model_dump() for s in by_ref.statements] == [search.statement(r).model_dump() for r in facts]
-    assert by_ref.aliases == aliases and [s.fact.value for s in by_ref.statements] == ["2018-05-05"]
+    assert by_ref.aliases == aliases and [s.fact.value for s in by_ref.statements] == ["2018-05-05", "pet:b"]
     by_name = recall.get_entity(db, world, "C")  # a canonical name: find's rule, then the read by its ref
     assert by_name.entity is not None and by_name.entity.ref == "pet:c" and by_name.aliases == ["Twin"]
     twin = recall.get_entity(db, world, "Twin")
@@ -172,11 +178,41 @@ def test_a_read_is_the_owner_and_one_statement_in_one_round_trip(one: Database, 
         "factHistory": lambda: fact_history(one, world, "pet:a", "birthday"),
         "getEntity": lambda: recall.get_entity(one, world, "pet:b"),
         "getStateAt": lambda: recall.state_at(one, world, "pet:b", V0),
+        "neighbors": lambda: neighbors(one, world, NeighborQuery(ref="pet:c")),
+        "neighbors as known at R": lambda: neighbors(one, world, NeighborQuery(ref="pet:c", system_time=AFTER_R1)),
     }
     for name, read in reads.items():
         kinds = sent(one, read)
         assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 2, 1), (name, kinds)
-    # the counter counts: a name that is no ref takes find's path, more statements and round trips
+    # the counter counts: a name that is no ref takes find's path, more statements and round trips; so does
+    # a second level of a traversal
     kinds = sent(one, lambda: recall.get_entity(one, world, "C"))
     assert kinds["round trips"] > 1 and kinds["Bind"] > 2
+    kinds = sent(one, lambda: neighbors(one, world, NeighborQuery(ref="pet:c", depth=2)))
+    assert kinds["round trips"] > 1 and kinds["Bind"] > 2
+
+
+def test_neighbors_first_level(db: Database, world: str) -> None:
+    """The first level in one statement: the ref resolved as of the system time (an alias, a merge),
+    directions, predicates, a second level after it; unknown is None, ambiguous an error."""
+    def hood(ref: str, **kw: Any) -> list[tuple[str, str, str, str]]:
+        found = neighbors(db, world, NeighborQuery(ref=ref, **kw))
+        assert found is not None
+        return sorted((h.source.ref, h.label, h.target.ref, h.direction.value) for h in found.hops)
+
+    assert hood("pet:c") == [("pet:c", "owned_by", "person:o", "in")]
+    assert hood("Ace") == [("pet:b", "owned_by", "person:o", "in")]  # pet:a's edge, now pet:b's (merged into it)
+    then = neighbors(db, world, NeighborQuery(ref="Ace", system_time=AFTER_R1))
+    assert then is not None and then.origin.ref == "pet:a" and [h.target.ref for h in then.hops] == ["person:o"]
+    both = hood("person:o", direction=Direction.OUT)
+    assert [(s, t, d) for s, _, t, d in both] == [("person:o", "pet:b", "out"), ("person:o", "pet:c", "out")]
+    assert hood("person:o", direction=Direction.IN) == []
+    assert hood("person:o", predicates=["birthday"]) == []
+    two = neighbors(db, world, NeighborQuery(ref="pet:c", depth=2))
+    assert two is not None and {(h.depth, h.target.ref) for h in two.hops} >= {(1, "person:o")}
+    assert neighbors(db, world, NeighborQuery(ref="pet:zz")) is None
+    assert neighbors(db, "someone-else", NeighborQuery(ref="pet:c")) is None
+    with pytest.raises(BadInput) as err:
+        neighbors(db, world, NeighborQuery(ref="Twin"))
+    assert err.value.code == "AMBIGUOUS_REF"
 

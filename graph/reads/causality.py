@@ -23,8 +23,8 @@ from graph.ledger import entities
 from graph.ledger.trust import INTEGRATION, source_tier
 from graph.platform.db import Database
 from graph.reads import intent
+from graph.reads.graph_round import pipelined
 from graph.reads.temporal import FactView
-from graph.reads.traversal import pipelined
 from graph.retention import notice
 from graph.retention.notice import RetentionNotice
 from graph.sql import load

@@ -10,25 +10,23 @@ survivor, and a survivor's traversal includes the edges of the entities merged i
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from enum import Enum
-from functools import cache
 from typing import Any
 from uuid import UUID
 
 import psycopg
 from pydantic import BaseModel, Field
 
-import cypher
 from graph import timebounds
 from graph.age.mirror import EPOCH, micros
 from graph.errors import BadInput
-from graph.ledger import entities
 from graph.platform import safe_times
 from graph.platform.db import Database, ReadTx
+from graph.reads import traversal_first
+from graph.reads.graph_round import Call, pipelined
 from graph.sql import load
 
 MAX_DEPTH = 3
@@ -144,46 +142,29 @@ def _aware(t: datetime | None, name: str) -> datetime | None:
     return t
 
 
-Call = tuple[str, dict[str, Any]]
-
-
-def pipelined(conn: psycopg.Connection[Any], graph: Sequence[Call], tabular: Sequence[Call] = (),
-              finish: Callable[[], None] | None = None
-              ) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
-    """Run named Cypher (`graph`) and SQL (`tabular`) queries in one round trip (psycopg pipeline); with
-    `finish` (ReadTx.finish), the queries end the transaction (its COMMIT goes out with them)."""
-    with ExitStack() as stack:
-        if finish is None:
-            stack.enter_context(conn.pipeline())
-        gcurs = [conn.execute(_statement(name), (json.dumps(params),)) for name, params in graph]
-        tcurs = [conn.execute(load(name), params) for name, params in tabular]
-        if finish is not None:
-            finish()
-    return ([cypher.decode_rows(c.fetchall(), cypher.columns(name)) for c, (name, _) in zip(gcurs, graph, strict=True)],
-            [list(c.fetchall()) for c in tcurs])
-
-
-@cache
-def _statement(name: str) -> bytes:
-    """cypher.statement rendered once (psycopg would compose it again on every execution); UTF-8."""
-    return cypher.statement(name).as_bytes(None)
-
-
 def relation_types(conn: psycopg.Connection[Any]) -> dict[str, RelType]:
     return {r["key"]: RelType.model_validate(r) for r in conn.execute(load("traversal_relation_types"))}
 
 
 def neighbors(db: Database, owner: str, query: NeighborQuery) -> Neighborhood | None:
-    """The relationships around `query.ref`; None when the ref names no entity of this owner."""
+    """The relationships around `query.ref`; None when the ref names no entity of this owner.
+
+    The first level is one statement after the owner, in one round trip (graph.reads.traversal_first: the
+    ref resolved, the registry and the level's edges); a deeper level, or a target that was merged, opens a
+    read transaction (Database.read_tx) for the rest."""
     valid = _aware(query.valid_time, "validTime") or datetime.now(UTC)
     system = _aware(query.system_time, "systemTime")
-    with db.read_tx(owner) as tx:  # BEGIN and the owner go out with the ref's lookup (Database.read_tx)
-        start = entities.resolve(tx.conn, query.ref, system_time=system)
-        if start is None:
-            return None
-        origin = Node(id=start.id, ref=start.ref, kind=start.kind, name=start.canonical_name)
-        walk = _Walk(tx, system, {"v": micros(valid), "r": micros(system)}, query.direction)
-        walk.run(origin, query.depth, query.predicates)
+    directions = (query.direction in (Direction.OUT, Direction.BOTH), query.direction in (Direction.IN, Direction.BOTH))
+    first = traversal_first.first_level(db, owner, query.ref, traversal_first.params(
+        query.ref, valid, system, directions, level_predicates({}, query.predicates, 1)))
+    if first.origin is None:
+        return None
+    start = first.origin
+    origin = Node(id=start["id"], ref=start["ref"], kind=start["kind"], name=start["name"])
+    with ExitStack() as later:
+        walk = _Walk(lambda: later.enter_context(db.read_tx(owner)), system,
+                     {"v": micros(valid), "r": micros(system)}, query.direction)
+        walk.run(origin, query.depth, query.predicates, first)
     return Neighborhood(origin=origin, valid_time=valid, system_time=system, hops=walk.hops,
                         truncated=walk.truncated)
 
@@ -191,14 +172,17 @@ def neighbors(db: Database, owner: str, query: NeighborQuery) -> Neighborhood | 
 class _Walk:
     """One traversal's state: visited nodes, edges met, and the per-level queries.
 
-    A level is one round trip: the merged-sources lookup and both directed hops go out together in a
-    pipeline (the first level also fetches the registry), the last level's with the COMMIT; only when
-    entities were merged into the frontier does a second round fetch their edges (after the last level, in
-    a transaction begun again: READ COMMITTED reads each statement's own snapshot either way).
+    The first level comes from graph.reads.traversal_first. A later level is one round trip in a read
+    transaction opened when first needed: the merged-sources lookup and both directed hops go out together
+    in a pipeline, the last level's with the COMMIT; only when entities were merged into the frontier does a
+    second round fetch their edges (after the last level, in a transaction begun again: READ COMMITTED reads
+    each statement's own snapshot either way).
     """
 
-    def __init__(self, tx: ReadTx, system: datetime | None, times: dict[str, Any], direction: Direction) -> None:
-        self.tx, self.conn, self.system, self.times = tx, tx.conn, system, times
+    def __init__(self, opened: Callable[[], ReadTx], system: datetime | None, times: dict[str, Any],
+                 direction: Direction) -> None:
+        self._open, self.system, self.times = opened, system, times
+        self._tx: ReadTx | None = None
         self.depth = 0
         # As known at a past system time, a target's survivor is looked up unless the owner had merged
         # nothing by then (found out along with the first level).
@@ -211,21 +195,38 @@ class _Walk:
         self.nodes: dict[str, Node] = {}
         self.truncated = False
 
-    def run(self, origin: Node, depth: int, requested: Sequence[str] | None) -> None:
+    @property
+    def tx(self) -> ReadTx:
+        if self._tx is None:
+            self._tx = self._open()
+        return self._tx
+
+    def run(self, origin: Node, depth: int, requested: Sequence[str] | None, first: traversal_first.First) -> None:
         self.nodes[str(origin.id)] = origin
         self.depth = depth
-        frontier = [str(origin.id)]
-        for level in range(1, depth + 1):
+        self.types = {r["key"]: RelType.model_validate(r) for r in first.types}
+        if first.merged_then is not None:
+            self.merges_then = first.merged_then
+        frontier = self._first(origin, first.edges)
+        for level in range(2, depth + 1):
             predicates = level_predicates(self.types, requested, level)
             if not frontier or predicates == [] or self.truncated:
                 break
             frontier = self._level(level, frontier, predicates)
 
+    def _first(self, origin: Node, edges: list[dict[str, Any]]) -> list[str]:
+        """Level 1 from the first statement's edges: in the order the per-direction queries gave them (the
+        origin's out, its in, then the merged entities' out and in), every merged one standing for the origin."""
+        start = str(origin.id)
+        rows = [(e, Direction.OUT if e["dir"] == "out" else Direction.IN) for e in edges]
+        rows.sort(key=lambda rd: (rd[0]["from_id"] != start, rd[1] is not Direction.OUT))
+        return self._take(1, rows, dict.fromkeys((e["from_id"] for e in edges), start))
+
     def _hops(self, ids: list[str], predicates: list[str] | None, extra: Sequence[Call], last: bool = False
               ) -> tuple[list[tuple[dict[str, Any], Direction]], list[list[dict[str, Any]]]]:
         self.tx.again()  # a no-op unless a previous round ended the transaction
         params = {**self.times, "ids": ids, "predicates": predicates}
-        found, tables = pipelined(self.conn, [(name, params) for name, _ in self.queries], extra,
+        found, tables = pipelined(self.tx.conn, [(name, params) for name, _ in self.queries], extra,
                                   self.tx.finish if last else None)
         return [(row, d) for rows, (_, d) in zip(found, self.queries, strict=True) for row in rows], tables
 
@@ -247,6 +248,12 @@ class _Walk:
         if merged:
             owner_of.update(merged)
             rows += self._hops(list(merged), predicates, ())[0]
+        return self._take(level, rows, owner_of)
+
+    def _take(self, level: int, rows: list[tuple[dict[str, Any], Direction]], owner_of: dict[str, str]
+              ) -> list[str]:
+        """The level's hops from its edges (`owner_of`: the frontier node each edge's start stands for); the
+        nodes reached for the first time are the next frontier."""
         survivors = self._survivors(row for row, _ in rows)
         reached: list[str] = []
         for row, d in rows:
@@ -274,7 +281,7 @@ class _Walk:
         if not merged:
             return {}
         self.tx.again()
-        found = self.conn.execute(load("traversal_survivors"), {"ids": [UUID(m) for m in merged],
+        found = self.tx.conn.execute(load("traversal_survivors"), {"ids": [UUID(m) for m in merged],
                                                                "system_time": self.system}).fetchall()
         return {str(r["start_id"]): Node.model_validate(r) for r in found}
 

@@ -1,0 +1,66 @@
+"""A traversal's first level in one statement after the owner, in one round trip (issue 11).
+
+graph/sql/traversal_first.sql resolves the ref (wm_resolve, migrations/0074), reads the relation types and,
+as known at a past system time, whether the owner had merged anything by then, and runs
+cypher/neighbors_first.cypher, whose frontier (wm_frontier, 0075) is the origin and the entities merged into
+it. graph.reads.traversal takes the level from here and goes on, in a transaction of its own, only when it
+must: a deeper level, or targets that were merged.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from psycopg import sql
+
+import cypher
+from graph.age.mirror import micros
+from graph.ledger import entities
+from graph.platform.db import Database
+from graph.sql import load
+
+HOPS = "neighbors_first"
+
+
+@dataclass
+class First:
+    """What the first statement found: the origin (None: the ref names no entity), the relation types' rows,
+    whether merges mattered then (None: believed now), and the level's edges (neighbors_first's columns)."""
+
+    origin: dict[str, Any] | None
+    types: list[dict[str, Any]] = field(default_factory=list)
+    merged_then: bool | None = None
+    edges: list[dict[str, Any]] = field(default_factory=list)
+
+
+@cache
+def statement() -> bytes:
+    """traversal_first.sql with the Cypher call composed in, rendered once (UTF-8)."""
+    return sql.SQL(load("traversal_first")).format(hops=cypher.call(HOPS, "%(graph)s")).as_bytes(None)
+
+
+def params(ref: str, valid: datetime, system: datetime | None, directions: tuple[bool, bool],
+           predicates: list[str] | None) -> dict[str, Any]:
+    """The statement's parameters; the Cypher ones travel in one JSON map (`graph`)."""
+    out, into = directions
+    graph = {"ref": ref, "v": micros(valid), "r": micros(system), "out": out, "incoming": into,
+             "predicates": predicates}
+    return {"ref": ref, "system_time": system, "graph": json.dumps(graph)}
+
+
+def first_level(db: Database, owner: str, ref: str, query: dict[str, Any]) -> First:
+    """The first statement's answer, in one round trip (Database.read_round); an alias naming several
+    entities is AMBIGUOUS_REF, as in entities.resolve."""
+    # type: read_round's queries are LiteralString; this one is composed from two named files, rendered once
+    (rows,) = db.read_round(owner, [(statement(), query)])  # type: ignore[list-item]
+    head = rows[0]
+    if head["outcome"] == "ambiguous":
+        raise entities.ambiguous(ref)
+    if head["outcome"] != "found":
+        return First(origin=None)
+    return First(origin=head, types=head["types"] or [], merged_then=head["merged_then"],
+                 edges=cypher.decode_rows(rows[1:], cypher.columns(HOPS)))
