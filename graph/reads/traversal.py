@@ -156,7 +156,7 @@ def neighbors(db: Database, owner: str, query: NeighborQuery) -> Neighborhood | 
     system = _aware(query.system_time, "systemTime")
     directions = (query.direction in (Direction.OUT, Direction.BOTH), query.direction in (Direction.IN, Direction.BOTH))
     first = traversal_first.first_level(db, owner, query.ref, traversal_first.params(
-        query.ref, valid, system, directions, level_predicates({}, query.predicates, 1)))
+        query.ref, valid, system, directions, level_predicates({}, query.predicates, 1), query.depth > 1))
     if first.origin is None:
         return None
     start = first.origin

@@ -44,12 +44,13 @@ def statement() -> bytes:
 
 
 def params(ref: str, valid: datetime, system: datetime | None, directions: tuple[bool, bool],
-           predicates: list[str] | None) -> dict[str, Any]:
-    """The statement's parameters; the Cypher ones travel in one JSON map (`graph`)."""
+           predicates: list[str] | None, deeper: bool) -> dict[str, Any]:
+    """The statement's parameters; the Cypher ones travel in one JSON map (`graph`). `deeper`: the walk goes
+    on past this level and needs every relation type (graph.reads.traversal.level_predicates)."""
     out, into = directions
     graph = {"ref": ref, "v": micros(valid), "r": micros(system), "out": out, "incoming": into,
              "predicates": predicates}
-    return {"ref": ref, "system_time": system, "graph": json.dumps(graph)}
+    return {"ref": ref, "system_time": system, "graph": json.dumps(graph), "all_types": deeper}
 
 
 def first_level(db: Database, owner: str, ref: str, query: dict[str, Any]) -> First:
