@@ -53,8 +53,8 @@ def _indexes(db: Database, owner: str, query: LiteralString, params: dict[str, A
             row = conn.execute(b"EXPLAIN (FORMAT JSON) " + query.encode(), params).fetchone()
     assert row is not None
     text = json.dumps(row["QUERY PLAN"])
-    return {name for name in ("facts_owner_value_tsv", "memory_projections_owner_tsv_de",
-                              "memory_projections_owner_tsv_en", "facts_run", "facts_current",
+    return {name for name in ("facts_owner_value_tsv", "memory_projections_owned_tsv_de",
+                              "memory_projections_owned_tsv_en", "facts_run", "facts_current",
                               "memory_projections_owner_sub_source_kind_source_key_key", "facts_open_value_tsv",
                               "facts_ending_literal", "facts_value_tsv", "facts_codemode")
             if f'"{name}"' in text}
@@ -65,7 +65,7 @@ def test_full_text_lists_take_their_indexes_right_after_a_bulk_write(db: Databas
     _fill(admin_conn, owner)
     options: dict[str, list[str]] = dict(admin_conn.execute(
         "SELECT relname, reloptions FROM pg_class WHERE relname IN ('facts_owner_value_tsv', "
-        "'memory_projections_owner_tsv_de', 'memory_projections_owner_tsv_en', 'facts_open_value_tsv')").fetchall())
+        "'memory_projections_owned_tsv_de', 'memory_projections_owned_tsv_en', 'facts_open_value_tsv')").fetchall())
     assert sorted(options.values()) == [["fastupdate=off"]] * 4
     params = {"query": "marker1234", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None}
     facts = _indexes(db, owner, load("agent_search_facts"), params)
@@ -74,7 +74,9 @@ def test_full_text_lists_take_their_indexes_right_after_a_bulk_write(db: Databas
     texts = _indexes(db, owner, load("finder_search_text"), params)
     assert facts == {"facts_open_value_tsv", "facts_ending_literal"}, facts
     assert during == {"facts_owner_value_tsv"}, during
-    assert texts == {"memory_projections_owner_tsv_de", "memory_projections_owner_tsv_en"}, texts
+    assert texts == {"memory_projections_owned_tsv_de", "memory_projections_owned_tsv_en"}, texts
+    generic = _indexes(db, owner, load("finder_search_text"), None)
+    assert generic == {"memory_projections_owned_tsv_de", "memory_projections_owned_tsv_en"}, generic
     with db.owner_tx(owner, read_only=True) as conn:
         found = conn.execute(load("agent_search_facts"), params).fetchall()
     assert [r["object_value"] for r in found] == ["marker1234 about topic234"]
@@ -116,3 +118,31 @@ def test_ended_beliefs_holding_the_words_are_never_read(db: Database, owner: str
     with db.owner_tx(owner, read_only=True) as conn:
         found = conn.execute(load("agent_search_facts"), params).fetchall()
     assert len(found) == 2 and all(r["valid_to"] is None or r["valid_to"] > params["at"] for r in found), found
+
+
+def test_the_owner_lexeme_narrows_the_text_list_and_never_widens_it(db: Database, owner: str,
+                                                                    admin_conn: psycopg.Connection) -> None:
+    """0078 matches the words and the owner's lexeme (wm_owner_tsquery) in wm_owned_tsv: a query whose
+    words are all stop words matches nothing (it must not become "every row of the owner"), another owner's
+    text with the same words is not found, and a text that holds this owner's lexeme as a word does not
+    bring another owner's row in (row-level security still decides)."""
+    other = owner + "-other"
+    with db.owner_tx(owner, read_only=True) as conn:
+        row = conn.execute("SELECT wm_owner_tsquery()::text AS q").fetchone()
+    assert row is not None and row["q"].startswith("'wmowner")
+    lexeme = row["q"].strip("'")
+    for who, text in [(owner, "Gartenhaus am See"), (other, "Gartenhaus am Fluss"), (other, f"spoof {lexeme} See")]:
+        admin_conn.execute(
+            "INSERT INTO memory_projections (owner_sub, source_kind, source_key, text) "
+            "VALUES (%(o)s, 'summary', md5(%(t)s), %(t)s)", {"o": who, "t": text})
+    params = {"query": "", "kind": None, "k": 20, "from": None, "to": None}
+    with db.owner_tx(owner, read_only=True) as conn:
+        def texts(query: str) -> list[str]:
+            return [r["text"] for r in conn.execute(load("finder_search_text"), {**params, "query": query})]
+        assert texts("Gartenhaus") == ["Gartenhaus am See"]
+        assert texts("See") == ["Gartenhaus am See"]
+        assert texts("the of and") == [] and texts("und der die") == []
+        assert texts(lexeme) == []
+    with db.owner_tx(other, read_only=True) as conn:
+        found = [r["text"] for r in conn.execute(load("finder_search_text"), {**params, "query": "Gartenhaus"})]
+    assert found == ["Gartenhaus am Fluss"]
