@@ -7,6 +7,7 @@ so searchWorldMemory needs no BEGIN and no COMMIT; bench/README.md "Search as fa
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, LiteralString
 
 import psycopg
@@ -28,7 +29,19 @@ def in_transaction(conn: psycopg.Connection[Any]) -> Rounds:
     return run
 
 
-def owner_rounds(db: Database, owner: str) -> Rounds:
+@dataclass(frozen=True)
+class OwnerRounds:
     """Rounds of their own: each one round trip that sets the owner and ends its implicit transaction
-    (Database.read_round), so a search needs no BEGIN and no COMMIT of its own."""
-    return lambda statements: db.read_round(owner, statements)
+    (Database.read_round), so a search needs no BEGIN and no COMMIT of its own. Each round takes a pooled
+    connection of its own, so two rounds may run at once from two threads (the search's vector list beside
+    its other lists)."""
+
+    db: Database
+    owner: str
+
+    def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
+        return self.db.read_round(self.owner, statements)
+
+
+def owner_rounds(db: Database, owner: str) -> OwnerRounds:
+    return OwnerRounds(db, owner)
