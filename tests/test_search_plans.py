@@ -17,8 +17,13 @@ from typing import Any, LiteralString
 
 import psycopg
 
-from graph.finder import sizes
+from graph.demo import load_demo
+from graph.finder import reconciler, sizes
+from graph.finder import search as finder
+from graph.finder.embedders import embedder_for
+from graph.finder.rounds import OwnerRounds, Round
 from graph.platform.db import Database
+from graph.settings import Settings
 from graph.sql import load, trusted
 
 ROWS = 12_000
@@ -146,3 +151,33 @@ def test_the_owner_lexeme_narrows_the_text_list_and_never_widens_it(db: Database
     with db.owner_tx(other, read_only=True) as conn:
         found = [r["text"] for r in conn.execute(load("finder_search_text"), {**params, "query": "Gartenhaus"})]
     assert found == ["Gartenhaus am Fluss"]
+
+
+def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owner: str) -> None:
+    """In rounds of their own the first round starts with finder_set_plans (generic plans for the prepared
+    lists, transaction-local, so the pooled connection is back to auto after it); in a caller's transaction
+    it is never sent. The vector list, run beside the first round on a second connection, gives the same
+    fused answer as the sequential path in a transaction."""
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
+    load_demo(db, owner)
+    reconciler.reconcile_owner(db, owner, model)
+    sent: list[list[str]] = []
+
+    class Recording(OwnerRounds):
+        def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
+            sent.append([text for text, _ in statements])
+            return super().__call__(statements)
+
+    at = datetime.now(UTC)
+    q = finder.Query(text="Luna feeding")
+    beside = finder.search(Recording(db, owner), q, model, at)
+    assert load("finder_set_plans") in sent[0] and all(load("finder_set_plans") not in r for r in sent[1:])
+    assert db.read_round(owner, [("SHOW plan_cache_mode", ())]) == [[{"plan_cache_mode": "auto"}]]
+    with db.owner_tx(owner, read_only=True) as conn:
+        sequential = finder.search(conn, q, model, at)
+        assert conn.execute("SHOW plan_cache_mode").fetchone() == {"plan_cache_mode": "auto"}
+    assert beside.mode == sequential.mode == "hybrid"
+    assert [(h.entity or h.memory, h.score) for h in beside.hits] == [(h.entity or h.memory, h.score)
+                                                                      for h in sequential.hits]
+    assert beside.hits and any("meaning" in h.found_by for h in beside.hits)

@@ -122,6 +122,8 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
              if name in q.lists]
     named = {**params, "forms": name_forms(q.text)}
     first: list[tuple[str, LiteralString, Mapping[str, Any] | tuple[()]]] = []  # (label, statement, params)
+    if isinstance(run, OwnerRounds) and statement_for("agent_search_facts", q) == "agent_search_facts":
+        first.append(("set plans", load("finder_set_plans"), ()))
     if "name" in q.lists:
         first.append(("set names", load("finder_set_names"), ()))
     if embedding:
