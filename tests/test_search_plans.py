@@ -156,8 +156,7 @@ def test_the_owner_lexeme_narrows_the_text_list_and_never_widens_it(db: Database
 def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owner: str) -> None:
     """In rounds of their own the first round starts with finder_set_plans (generic plans for the prepared
     lists, transaction-local, so the pooled connection is back to auto after it); in a caller's transaction
-    it is never sent. The vector list, run beside the first round on a second connection, gives the same
-    fused answer as the sequential path in a transaction."""
+    it is never sent. Both give the same fused answer."""
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
     load_demo(db, owner)

@@ -32,9 +32,8 @@ def in_transaction(conn: psycopg.Connection[Any]) -> Rounds:
 @dataclass(frozen=True)
 class OwnerRounds:
     """Rounds of their own: each one round trip that sets the owner and ends its implicit transaction
-    (Database.read_round), so a search needs no BEGIN and no COMMIT of its own. Each round takes a pooled
-    connection of its own, so two rounds may run at once from two threads (the search's vector list beside
-    its other lists)."""
+    (Database.read_round), so a search needs no BEGIN and no COMMIT of its own, and a setting made in a
+    round (finder_set_plans) ends with it."""
 
     db: Database
     owner: str

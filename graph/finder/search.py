@@ -105,17 +105,14 @@ def tied_ranks(items: Ranked) -> dict[str, float]:
 
 
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
-    """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
-    The name, fact and text lists go out as one round. In rounds of their own, a worker thread embeds the
-    query and runs the vector list on a second connection meanwhile; in a transaction, the worker only embeds
-    and the vector list is a second round after the first. Projection rows bring the entities they point at
-    (bench/README.md, "Search as fast as issue 11 asks" and "Search at 100,000 entities in 20 ms")."""
+    """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds;
+    there the first round plans generically, finder_set_plans). The query is embedded in a worker thread while
+    the name, fact and text lists go out as one round; the vector list is a second one (running it beside the
+    first on a second connection measured no gain: the embedding is the longer branch; bench/README.md, "The
+    text list keeps the owner out of the word scan"). Projection rows bring the entities they point at."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
-    wanted = embedder if "meaning" in q.lists else None
-    beside = _EMBEDDING.submit(_meaning_beside, run, wanted, q.text, params) \
-        if wanted and isinstance(run, OwnerRounds) else None
-    embedding = query_vector(wanted, q.text) if wanted and beside is None else None
+    embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder else None
     cands: dict[str, _Candidate] = {}
     lists = [(name, load(statement_for(statement, q))) for statement, name in
              (("agent_search_entities", "name"), ("agent_search_facts", "fact"), ("finder_search_text", "text"))
@@ -138,12 +135,10 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     if "fact" in rows:
         ranked.append(("fact", _facts(rows["fact"], cands)))
     projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
-    nearest = beside.result() if beside is not None else None
+    mode = "text"
     if embedding is not None and embedder is not None and (vector := _vector(embedding)) is not None:
-        nearest = _nearest_to(run, vector, embedder.name, params, owner)
-    if nearest is not None:
-        projections.append(("meaning", nearest))
-    mode = "text" if nearest is None else "hybrid"
+        mode = "hybrid"
+        projections.append(("meaning", _nearest_to(run, vector, embedder.name, params, owner)))
     ranked += _projection_lists(projections, q.kind, cands)
     scores = rrf(ranked)  # equal weights: the evaluation found none better (bench/README.md)
     for name, items in ranked:
@@ -213,19 +208,6 @@ def _vector(embedding: Future[list[float]]) -> list[float] | None:
     except EmbeddingFailed as exc:
         log.warning("query embedding failed, searching by text only: %s", exc)
         return None
-
-
-def _meaning_beside(run: OwnerRounds, embedder: Embedder, text: str,
-                    params: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """The vector list in rounds of its own, on a second pooled connection while the request thread runs
-    the other lists: embed (or recall) the query, then search. None when the model failed. The search
-    then takes max(other lists, embedding + vector list) instead of their sum (bench/README.md)."""
-    try:
-        vector = query_vectors.remembered(embedder.name, text) or _embed_query(embedder, text)
-    except EmbeddingFailed as exc:
-        log.warning("query embedding failed, searching by text only: %s", exc)
-        return None
-    return _nearest_to(run, vector, embedder.name, params, run.owner)
 
 
 def _nearest(where: psycopg.Connection[Any] | Rounds, text: str, embedder: Embedder,
