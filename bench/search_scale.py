@@ -1,7 +1,7 @@
 """searchWorldMemory at scale (issues 11 and 13): p50 / p95 / p99 at the bench seed's 100,000 entities and
 1,000,000 facts (owner bench-a), hybrid (the offline model embeds each query) and text only.
 
-    python -m bench.search_scale [--runs 200] [--seed] [--explain] [--reproject] [--db worldmem_search_scale]
+    python -m bench.search_scale [--runs 200] [--seed] [--explain] [--kinds] [--reproject] [--db worldmem_search_scale]
 
 Runs on a database of its own (default worldmem_search_scale; seeded by bench.seed's steps with --seed, then
 migrated with this checkout's migrations), never on the shared bench database. Adds entity projections for
@@ -39,6 +39,10 @@ from graph.sql import trusted
 SCALE_DB = "worldmem_search_scale"
 
 
+KINDS = ("Entity N", "Entty N", "generated entity number N", "aktiver Status", "draft", "eN@example.org",
+         "who is blocked by the test", "Entwurf")  # queries() in this order, round after round
+
+
 def queries(n: int, entities: int, rng: random.Random) -> list[str]:
     """Names, misspelt names, words of values, German and English phrases, and words shared by all."""
     out = []
@@ -47,6 +51,18 @@ def queries(n: int, entities: int, rng: random.Random) -> list[str]:
         out += [f"Entity {i}", f"Entty {i}", f"generated entity number {i}", "aktiver Status", "draft",
                 f"e{i}@example.org", "who is blocked by the test", "Entwurf"]
     return out[:n]
+
+
+def by_kind(db: Database, model: Embedder | None, qs: list[str]) -> dict[str, dict[str, float]]:
+    """p50 / p95 per query kind (KINDS), end to end: which kind of query decides the overall p95."""
+    times: dict[str, list[float]] = {}
+    for n, q in enumerate(qs):
+        query_vectors.forget()
+        started = time.perf_counter()
+        search_world_memory(db, OWNER_A, q, embedder=model)
+        times.setdefault(KINDS[n % len(KINDS)], []).append((time.perf_counter() - started) * 1000)
+    return {kind: {"p50": statistics.median(t), "p95": statistics.quantiles(t, n=20)[18] if len(t) > 1 else t[0]}
+            for kind, t in times.items()}
 
 
 def prepare(settings: Settings, db: str, model: str, *, again: bool = False) -> None:
@@ -115,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entities", type=int, default=100_000)
     parser.add_argument("--seed", action="store_true", help="seed the bench database when it is missing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each list for sample queries")
+    parser.add_argument("--kinds", action="store_true", help="also p50 / p95 per query kind, text mode")
     parser.add_argument("--db", default=SCALE_DB, help="the bench's own database (never the shared one)")
     parser.add_argument("--reproject", action="store_true",
                         help="delete the owner's projections and load them again (after a change of their text)")
@@ -138,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         print("|---|---:|---:|---:|")
         for mode, r in rows.items():
             print(f"| {mode} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} |")
+        if args.kinds:
+            print("\n| query kind (text mode) | p50 ms | p95 ms |\n|---|---:|---:|")
+            for kind, r in by_kind(db, None, qs).items():
+                print(f"| {kind} | {r['p50']:.1f} | {r['p95']:.1f} |")
         if args.explain:
             for q in ("Entty 4242", "generated entity number 4242", "aktiver Status"):
                 explain(db, model, q)
