@@ -26,6 +26,8 @@ query's forward pass the model's threads keep the cores busy and slow the calls 
 apart); `--baseline DIR` also sends each read to servers of another
 checkout (its .venv; before `mode` existed: text mode through a second server without a model), every
 input's calls in a random order (no side always right after another: the server that ran last is warm).
+`--only library` (or `http`) measures one side alone, as graphiti_cmp.py measures Graphiti's library alone:
+in turn, each side's calls pay for the other's leftovers (the server's work after it answered).
 
 Each answer is checked against the generated truth (mismatches counted per read and side; search: at most 10
 hits, and none missing when some name or description holds every word). The server is `worldmem serve`
@@ -158,10 +160,12 @@ def search_truth(world: list[cmp_world.Group], gi: int, q: str) -> int:
 
 
 def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_only: bool = False,
-            modes: tuple[bool, ...] = (False, True)) -> dict[str, Any]:
+            modes: tuple[bool, ...] = (False, True), only: str | None = None) -> dict[str, Any]:
+    """`only`: "library" or "http" measures that side alone (as Graphiti's library is measured alone)."""
     chosen, keywords = cmp_world.picks(world)
     reads = READS[-2:] if search_only else READS[:-2] + tuple(READS[-2 + m] for m in modes)
-    lat: dict[str, list[float]] = {f"{r} {s}": [] for r in reads for s in ("library", "http")}
+    lat: dict[str, list[float]] = {f"{r} {s}": [] for r in reads for s in ("library", "http")
+                                   if only is None or s == only}
     bad: dict[str, int] = dict.fromkeys(lat, 0)
     for i in range(WARM + reps):
         gi, ei = chosen[i % len(chosen)]
@@ -192,6 +196,8 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_onl
                       ("http", read, sides.search_http, (kgi, q, hybrid), None)]
             if sides.base is not None:
                 sided.append(("http baseline", read, sides.search_base, (kgi, q, hybrid), None))
+        if only is not None:
+            sided = [call for call in sided if call[0].startswith(only)]
         if sides.base is not None:  # no side always right after another (the server that ran last is warm)
             random.Random(i).shuffle(sided)
         for side, read, call, call_args, want in sided:
@@ -219,6 +225,8 @@ def main() -> None:
                         help="leave hybrid search out: the model's threads after each search slow the next calls")
     parser.add_argument("--cold", action="store_true",
                         help="no remembered query embeddings: every search embeds its query (the queries repeat)")
+    parser.add_argument("--only", choices=("library", "http"),
+                        help="measure one side alone (default: both, call by call in turn)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="also ask servers of another checkout (its .venv), interleaved in random order")
     args = parser.parse_args()
@@ -248,7 +256,7 @@ def main() -> None:
                 base = {False: Client(text_port, tokens[0]), True: Client(hybrid_port, tokens[0])}
             sides = Sides(db, Client(port, tokens[0]), tokens, model, base, args.cold)
             result["results"] = measure(sides, world, args.reps, search_only=args.search_only,
-                                        modes=(False,) if args.no_hybrid else (False, True))
+                                        modes=(False,) if args.no_hybrid else (False, True), only=args.only)
     finally:
         db.close()
     result["loadavg_end"] = load_average()
