@@ -119,13 +119,13 @@ def test_a_single_operation_needs_fewer_round_trips(app_db_url: str, owner: str,
 def test_a_refused_write_nobody_fetched_is_internal_at_commit(db: Database, owner: str, pipelined: None,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     one(db, owner, "a", AssertFact(subject="person:me", predicate="name", value="A", valid_from=T, evidence=EV))
-    original = facts.set_successor
+    original = facts.replace
 
-    def twice(conn: Any, closed_id: str, successor: Any) -> None:  # the 0018 trigger: set once
-        original(conn, closed_id, successor)
-        conn.execute("UPDATE facts SET superseded_by_fact_id = id WHERE id = %s", (closed_id,))
+    def twice(conn: Any, owner: str, closing: list[dict[str, Any]], *args: Any) -> None:  # 0018: set once
+        original(conn, owner, closing, *args)  # facts_replace.sql, not fetched: a literal has no edge
+        conn.execute("UPDATE facts SET superseded_by_fact_id = id WHERE id = %s", (closing[0]["id"],))
 
-    monkeypatch.setattr(facts, "set_successor", twice)
+    monkeypatch.setattr(facts, "replace", twice)
     with pytest.raises(InvariantViolation, match="CheckViolation"):
         one(db, owner, "b", AssertFact(subject="person:me", predicate="name", value="B", valid_from=T, evidence=EV))
     monkeypatch.undo()

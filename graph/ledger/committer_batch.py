@@ -262,8 +262,7 @@ class Batch:
         for edge_id, at, status in buf.edge_closes:
             mirror.close_rel(conn, edge_id, at, status)
         if buf.facts:
-            conn.execute(load("batch_facts_insert"), {"rows": _json(
-                [{**row, "object_value": None, "object_value_text": _literal(row)} for row in buf.facts])})
+            conn.execute(load("batch_facts_insert"), {"rows": _facts_json(buf.facts)})
         if buf.edges:
             self._checks.append(mirror_batch.create_rels(conn, self.owner, buf.edges))
         if buf.successors:
@@ -291,6 +290,17 @@ def active(conn: Any) -> Batch | None:
 def _json(rows: list[dict[str, Any]]) -> str:
     """Rows as one JSON document for jsonb_to_recordset: times as ISO 8601 with their offset, ids as text."""
     return json.dumps(rows, default=_json_default, separators=(",", ":"))
+
+
+def _facts_json(rows: list[dict[str, Any]]) -> str:
+    return _json([{**row, "object_value": None, "object_value_text": _literal(row)} for row in rows])
+
+
+def facts_json(rows: list[dict[str, Any]]) -> str:
+    """Fact rows as `facts.insert` takes them (object_value and evidence as Jsonb or plain), each with its index
+    `n`, as one JSON document for facts_replace.sql."""
+    return _facts_json([{**{k: _plain(row.get(k)) for k in FACT_COLUMNS if k != "id"},
+                         "evidence": _plain(row.get("evidence")) or {}, "n": n} for n, row in enumerate(rows)])
 
 
 def _json_default(value: Any) -> str:

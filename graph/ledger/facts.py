@@ -14,6 +14,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from graph.age import mirror
+from graph.errors import InvariantViolation
 from graph.ledger import committer_batch
 from graph.ledger.timeline import Belief, Interval
 from graph.sql import load
@@ -79,7 +80,7 @@ def set_successor(conn: psycopg.Connection[Any], closed_id: str, successor: UUID
 def insert(conn: psycopg.Connection[Any], owner: str, row: dict[str, Any]) -> UUID:
     params = {**row, "object_value": Jsonb(row["object_value"]) if row["object_kind"] == "literal" else None,
               "evidence": Jsonb(row.get("evidence") or {})}
-    edge = row["object_kind"] == "entity" and row["status"] == "active"
+    edge = _edge(row)
     batch = committer_batch.active(conn)
     if batch is not None:
         return batch.insert_fact(params, mirror.rel_props(row) if edge else None)
@@ -89,6 +90,42 @@ def insert(conn: psycopg.Connection[Any], owner: str, row: dict[str, Any]) -> UU
     if edge:
         mirror.create_rel(conn, owner, {**row, "id": fact_id})
     return fact_id
+
+
+def replace(conn: psycopg.Connection[Any], owner: str, closing: list[dict[str, Any]], at: datetime,
+            rows: list[dict[str, Any]], successors: dict[str, int]) -> None:
+    """Carry out one plan for one key: close the believed rows `closing` (as read by `believed`) at `at`, insert
+    `rows` (as `insert` takes them), and name each closed row's successor (`successors`: closed id -> index
+    into `rows`). Outside a batch this is ONE statement (facts_replace.sql), fetched only when the mirror needs
+    the new ids; a refusal then surfaces at the next fetch or at COMMIT."""
+    batch = committer_batch.active(conn)
+    if batch is not None:  # buffered, in the order the batch expects
+        close(conn, [str(r["id"]) for r in closing], at, "superseded")
+        ids = [insert(conn, owner, row) for row in rows]
+        for closed_id, index in successors.items():
+            set_successor(conn, closed_id, ids[index])
+        return
+    if not closing and not rows:
+        return
+    close_ids = [r["id"] for r in closing]
+    cursor = conn.execute(load("facts_replace"), {
+        "close": close_ids, "successor": [successors.get(str(i)) for i in close_ids], "at": at,
+        "rows": committer_batch.facts_json(rows)})
+    edges = [(index, row) for index, row in enumerate(rows) if _edge(row)]
+    closed_edges = [r for r in closing if r["object_kind"] == "entity"]
+    if not edges and not closed_edges:
+        return
+    done = cursor.fetchone()
+    if done is None or done["closed"] != len(closing):
+        raise InvariantViolation(f"facts_replace closed {done and done['closed']} of {len(closing)} rows")
+    for row in closed_edges:
+        mirror.close_rel(conn, str(row["id"]), at, "superseded")
+    for index, row in edges:
+        mirror.create_rel(conn, owner, {**row, "id": done["ids"][index]})
+
+
+def _edge(row: dict[str, Any]) -> bool:
+    return bool(row["object_kind"] == "entity" and row["status"] == "active")
 
 
 def inherit(old: dict[str, Any]) -> dict[str, Any]:

@@ -190,7 +190,7 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     if live:  # without a live marker, screening neither rejects nor lifts
         suppression.screen(ctx, source, row)
     if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
-        _insert(ctx, row, new, status="pending", supersedes=None)
+        facts.insert(ctx.conn, ctx.owner, _row(ctx, row, new, status="pending", supersedes=None))
         return "pending"
     believe(ctx, row, new)
     return "committed"
@@ -229,34 +229,33 @@ def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str 
 
 def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,
                supersedes: str | None = None) -> None:
-    facts.close(ctx.conn, plan.close, ctx.at, "superseded")
     by_id = {str(r["id"]): r for r in current}
     base = {"subject_id": current[0]["subject_id"], "predicate": current[0]["predicate"],
             "functional": current[0]["functional"]} if current else {}
-    new_value: Any = None
-    pieces: dict[str, Any] = {}
+    rows: list[dict[str, Any]] = []
+    new_value: int | None = None
+    pieces: dict[str, int] = {}  # a closed row's first piece: what is left of it
     for piece in plan.insert:
         if piece.split_from is None:
             assert row is not None
-            new_value = _insert(ctx, row, piece.interval, status="active",
-                                supersedes=plan.close[0] if plan.close else supersedes)
+            new_value = len(rows)
+            rows.append(_row(ctx, row, piece.interval, status="active",
+                             supersedes=plan.close[0] if plan.close else supersedes))
         else:
-            old = by_id[piece.split_from]
-            pieces.setdefault(piece.split_from, _insert(ctx, {**base, **facts.inherit(old)}, piece.interval,
-                                                        status="active", supersedes=piece.split_from))
+            pieces.setdefault(piece.split_from, len(rows))
+            rows.append(_row(ctx, {**base, **facts.inherit(by_id[piece.split_from])}, piece.interval,
+                             status="active", supersedes=piece.split_from))
     # every closed row names its successor: the new value that replaced it, else what is left of it
-    for closed in plan.close:
-        successor = new_value if new_value is not None else pieces.get(closed)
-        if successor is not None:
-            facts.set_successor(ctx.conn, closed, successor)
+    successors = {closed: index for closed in plan.close
+                  if (index := new_value if new_value is not None else pieces.get(closed)) is not None}
+    facts.replace(ctx.conn, ctx.owner, [by_id[c] for c in plan.close], ctx.at, rows, successors)
 
 
-def _insert(ctx: OpContext, row: dict[str, Any], interval: Interval, *, status: str,
-            supersedes: str | None) -> Any:
-    return facts.insert(ctx.conn, ctx.owner, {
-        **row, "valid_from": interval.start, "valid_to": interval.end, "recorded_at": ctx.at,
-        "believed": status == "active", "status": status, "supersedes_fact_id": supersedes,
-        "run_id": ctx.run_id, "op_index": ctx.op_index, "changed_by": row.get("changed_by") or ctx.run_id})
+def _row(ctx: OpContext, row: dict[str, Any], interval: Interval, *, status: str,
+         supersedes: str | None) -> dict[str, Any]:
+    return {**row, "valid_from": interval.start, "valid_to": interval.end, "recorded_at": ctx.at,
+            "believed": status == "active", "status": status, "supersedes_fact_id": supersedes,
+            "run_id": ctx.run_id, "op_index": ctx.op_index, "changed_by": row.get("changed_by") or ctx.run_id}
 
 
 def assert_fact(ctx: OpContext, op: p.AssertFact) -> OpOutcome:
