@@ -156,7 +156,7 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
     if tally is None:
         tally = _Tally()
         ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at, untrusted=proposal.untrusted,
-                        known=known() if known is not None else None)
+                        known=known)
         try:
             with nullcontext() if alone else conn.transaction():
                 _apply_all(ctx, proposal, tally)
@@ -172,25 +172,32 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
     with nullcontext() if alone else conn.pipeline():  # one round trip with COMMIT (alone) or before it
         conn.execute(load("commit_record"), {
             "run_id": proposal.run_id, "chat_id": proposal.chat_id, "payload_hash": digest,
-            "recorded_at": at, "result": Jsonb(result.model_dump(mode="json"))})
-        conn.execute(load("live_commit_notify"), {"run_id": proposal.run_id, "committed": result.committed,
-                                                  "pending": result.pending})
+            "recorded_at": at, "result": Jsonb(result.model_dump(mode="json")), "committed": result.committed,
+            "pending": result.pending})
         if batched:  # a bulk write: statistics that keep up with the tables' growth (0072)
             conn.execute(load("ledger_statistics"))
     return result
 
 
 def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal, alone: bool, *, create: bool
-                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Callable[[], prefetch.Known] | None]:
+                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, prefetch.Known | None]:
     """(the owner's clock row locked until COMMIT, the stored proposal, the prefetch): None without a row."""
     with nullcontext() if alone else conn.pipeline():
         if create:
             conn.execute(load("clock_init"))
         locked = conn.execute(load("clock_lock"))
-        # A retry replays before its recordedAt is judged: the first attempt moved the clock past it.
-        found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
-        known = prefetch.start(conn, proposal.operations) if alone else None
-    return locked.fetchone(), found.fetchone(), known
+        # A retry replays before its recordedAt is judged: the first attempt moved the clock past it. The
+        # stored proposal is read by a statement after the lock's (its own snapshot: a retry that waited for
+        # the lock sees what the first attempt committed); for one operation, by the prefetch's.
+        if alone:
+            fetch = prefetch.start(conn, proposal.operations, proposal.run_id)
+        else:
+            found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
+    clock = locked.fetchone()
+    if not alone:
+        return clock, found.fetchone(), None
+    known = fetch()
+    return clock, known.stored, known
 
 
 def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,

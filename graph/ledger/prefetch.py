@@ -38,13 +38,17 @@ class Known:
     relation_types: dict[str, RelationType | None]
     live_markers: bool
     entities: dict[str, Entity]
+    stored: dict[str, Any] | None = None  # the proposal stored under the run_id asked for (payload_hash, result)
 
 
-def start(conn: psycopg.Connection[Any], operations: Sequence[Any]) -> Callable[[], Known]:
-    """Queue the read (one statement, in the caller's pipeline); the returned function fetches it."""
+def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str | None = None
+          ) -> Callable[[], Known]:
+    """Queue the read (one statement, in the caller's pipeline); the returned function fetches it. With a
+    `run_id`, the proposal stored under it comes along (the committer's replay check)."""
     kinds, predicates = committer_batch.registry_keys(operations)
     refs = sorted(committer_batch.names_of(operations))
-    cursor = conn.execute(load("commit_prefetch"), {"kinds": kinds, "predicates": predicates, "refs": refs})
+    cursor = conn.execute(load("commit_prefetch"), {"kinds": kinds, "predicates": predicates, "refs": refs,
+                                                    "run_id": run_id})
 
     def fetch() -> Known:
         from graph.ledger.entities import Entity
@@ -57,6 +61,6 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any]) -> Callable[
         found_types: dict[str, RelationType | None] = dict.fromkeys(predicates)
         found_types.update((r["key"], RelationType.model_validate(r)) for r in row["relation_types"])
         found = (Entity.model_validate(r) for r in row["entities"])
-        return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found})
+        return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found}, row["stored"])
 
     return fetch

@@ -2,7 +2,9 @@
 -- prefetch asks it too), in one statement: whether the owner has a live suppression marker, the registered
 -- entity kinds among %(kinds)s and relation types among %(predicates)s (rows as registries_entity_kind_get and
 -- registries_relation_type_get return one), and the owner's entities named by exact ref in %(refs)s (rows as
--- entity_by_ref). Columns: live (boolean), kinds, relation_types, entities (json arrays).
+-- entity_by_ref), and the proposal stored under %(run_id)s (as proposal_get: NULL for none; the committer's
+-- replay check, asked here after the clock lock's statement). Columns: live (boolean), kinds, relation_types,
+-- entities (json arrays), stored (json: payload_hash, result).
 SELECT EXISTS (SELECT 1 FROM suppression_markers WHERE owner_sub = wm_owner() AND lifted_at IS NULL) AS live,
        (SELECT coalesce(json_agg(k), '[]'::json) FROM (
             SELECT key, name, description, privileged, source, trust_tier, state
@@ -13,4 +15,7 @@ SELECT EXISTS (SELECT 1 FROM suppression_markers WHERE owner_sub = wm_owner() AN
             FROM relation_types WHERE key = ANY(%(predicates)s::text[])) t) AS relation_types,
        (SELECT coalesce(json_agg(e), '[]'::json) FROM (
             SELECT id, ref, kind, canonical_name, status, merged_into_id, created_at
-            FROM entities WHERE owner_sub = wm_owner() AND ref = ANY(%(refs)s::text[])) e) AS entities
+            FROM entities WHERE owner_sub = wm_owner() AND ref = ANY(%(refs)s::text[])) e) AS entities,
+       (SELECT row_to_json(p) FROM (
+            SELECT payload_hash, result FROM proposals WHERE owner_sub = wm_owner() AND run_id = %(run_id)s) p
+       ) AS stored
