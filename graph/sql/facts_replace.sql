@@ -6,6 +6,7 @@
 -- Why one statement: closing and then naming the successor were two UPDATEs of the same row, i.e. a second heap
 -- version with a new entry in each of the table's indexes and all four foreign keys checked again (PostgreSQL
 -- re-checks every key of a row version its own transaction wrote); and three to four statements per operation.
+-- The closes are found by `id = ANY` (the primary key; a join with unnest() scanned the owner's current rows).
 -- Order: `inserted` reads `closed` (a one-time filter), so every close is done before the first row goes in;
 -- the exclusion constraint's check does not see a row version its own transaction closed, as when the close
 -- was a statement of its own. The new ids come from uuidv7() in row order (a materialized CTE: once each), and
@@ -23,9 +24,9 @@ WITH new AS MATERIALIZED (
     ORDER BY n
 ), closed AS (
     UPDATE facts f SET superseded_at = %(at)s, status = 'superseded', invalidated_by_fact_id = NULL,
-                       superseded_by_fact_id = (SELECT new.id FROM new WHERE new.n = c.successor)
-    FROM unnest(%(close)s::uuid[], %(successor)s::integer[]) AS c(id, successor)
-    WHERE f.id = c.id AND f.superseded_at IS NULL
+           superseded_by_fact_id = (SELECT new.id FROM new
+                                    WHERE new.n = (%(successor)s::integer[])[array_position(%(close)s::uuid[], f.id)])
+    WHERE f.id = ANY(%(close)s::uuid[]) AND f.superseded_at IS NULL
     RETURNING f.id
 ), inserted AS (
     INSERT INTO facts (
