@@ -51,6 +51,8 @@ BATCHED = True
 BATCH_MIN_OPS = 2
 # A proposal of one operation runs in one pipeline with its first reads prefetched (False: as before).
 PIPELINED = True
+# Operations whose believed rows a single operation reads with the clock (the rest read them when they ask).
+PLANNED = {"assert_fact", "assert_relationship", "retract_fact"}
 # Batched attempts that failed on a constraint or the mirror and were repeated one by one (should stay 0).
 BATCH_FALLBACKS: Counter[str] = Counter()
 
@@ -190,7 +192,8 @@ def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal,
         # stored proposal is read by a statement after the lock's (its own snapshot: a retry that waited for
         # the lock sees what the first attempt committed); for one operation, by the prefetch's.
         if alone:
-            fetch = prefetch.start(conn, proposal.operations, proposal.run_id)
+            fetch = prefetch.start(conn, proposal.operations, proposal.run_id,
+                                   believed=proposal.operations[0].op in PLANNED)
         else:
             found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
     clock = locked.fetchone()

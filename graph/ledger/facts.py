@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 
 from graph.age import mirror
 from graph.errors import InvariantViolation
-from graph.ledger import committer_batch
+from graph.ledger import committer_batch, prefetch
 from graph.ledger.timeline import Belief, Interval
 from graph.sql import load
 
@@ -32,12 +32,15 @@ def value_key(row: dict[str, Any]) -> str:
     return "literal:" + json.dumps(row["object_value"], sort_keys=True, separators=(",", ":"))
 
 
-def believed(conn: psycopg.Connection[Any], subject_id: UUID, predicate: str,
-             scope_id: UUID | None) -> list[dict[str, Any]]:
-    """Rows believed now for the key, locked for the rest of the transaction."""
+def believed(conn: psycopg.Connection[Any], subject_id: UUID, predicate: str, scope_id: UUID | None,
+             known: prefetch.Known | None = None) -> list[dict[str, Any]]:
+    """Rows believed now for the key, locked for the rest of the transaction (`known`: as read with the clock)."""
     batch = committer_batch.active(conn)
     if batch is not None:
         return batch.believed(subject_id, predicate, scope_id)
+    read = known.take_believed(subject_id, predicate, scope_id) if known is not None else None
+    if read is not None:
+        return read
     rows = conn.execute(load("facts_believed_for_update"),
                         {"subject_id": subject_id, "predicate": predicate, "scope_id": scope_id}).fetchall()
     return list(rows)

@@ -215,7 +215,7 @@ def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str 
 
     `supersedes` names the row it replaces when the plan closes none (e.g. an accepted pending fact).
     """
-    current = facts.believed(ctx.conn, row["subject_id"], row["predicate"], row["scope_entity_id"])
+    current = facts.believed(ctx.conn, row["subject_id"], row["predicate"], row["scope_entity_id"], ctx.known)
     key = facts.value_key(row)
     if row["functional"]:
         plan = plan_replace(facts.as_beliefs(current), new, key)
@@ -282,7 +282,7 @@ def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
     _may_change(ctx, op, rt.privileged or _privileged_kind(ctx, subject.kind), f"end {op.predicate!r}")
     cut = _interval(op)
     scope = _scope(ctx, op.scope)
-    current = facts.believed(ctx.conn, subject.id, op.predicate, scope.id if scope else None)
+    current = facts.believed(ctx.conn, subject.id, op.predicate, scope.id if scope else None, ctx.known)
     beliefs = facts.as_beliefs(current)
     if op.object is not None:
         target = entities.require(ctx.conn, op.object)

@@ -16,8 +16,10 @@ where it was found: one the operation creates itself is read again.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 import psycopg
 
@@ -39,16 +41,25 @@ class Known:
     live_markers: bool
     entities: dict[str, Entity]
     stored: dict[str, Any] | None = None  # the proposal stored under the run_id asked for (payload_hash, result)
+    # believed rows by (subject id, predicate), every scope, for the entities above (asked with `believed`)
+    believed: dict[tuple[UUID, str], list[dict[str, Any]]] = field(default_factory=dict)
+
+    def take_believed(self, subject_id: UUID, predicate: str, scope_id: UUID | None) -> list[dict[str, Any]] | None:
+        """The rows believed for the key as read with the clock (as facts_believed_for_update returns them, with
+        the columns the plan reads), or None when they were not read. Once only: the operation writes them next."""
+        rows = self.believed.pop((subject_id, predicate), None)
+        return None if rows is None else [r for r in rows if r["scope_entity_id"] == scope_id]
 
 
-def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str | None = None
-          ) -> Callable[[], Known]:
+def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str | None = None, *,
+          believed: bool = False) -> Callable[[], Known]:
     """Queue the read (one statement, in the caller's pipeline); the returned function fetches it. With a
-    `run_id`, the proposal stored under it comes along (the committer's replay check)."""
+    `run_id`, the proposal stored under it comes along (the committer's replay check); with `believed`, the
+    believed rows of the entities found for the operations' predicates, locked."""
     kinds, predicates = committer_batch.registry_keys(operations)
     refs = sorted(committer_batch.names_of(operations))
     cursor = conn.execute(load("commit_prefetch"), {"kinds": kinds, "predicates": predicates, "refs": refs,
-                                                    "run_id": run_id})
+                                                    "run_id": run_id, "believed": believed})
 
     def fetch() -> Known:
         from graph.ledger.entities import Entity
@@ -60,7 +71,28 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str 
         found_kinds.update((r["key"], EntityKind.model_validate(r)) for r in row["kinds"])
         found_types: dict[str, RelationType | None] = dict.fromkeys(predicates)
         found_types.update((r["key"], RelationType.model_validate(r)) for r in row["relation_types"])
-        found = (Entity.model_validate(r) for r in row["entities"])
-        return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found}, row["stored"])
+        found = [Entity.model_validate(r) for r in row["entities"]]
+        rows: dict[tuple[UUID, str], list[dict[str, Any]]] = {}
+        if believed:
+            rows = {(e.id, predicate): [] for e in found for predicate in predicates}
+            for fact in sorted(map(_typed, row["believed"]), key=lambda r: r["valid_from"]):
+                rows[(fact["subject_id"], fact["predicate"])].append(fact)
+        return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found}, row["stored"], rows)
 
     return fetch
+
+
+_IDS = ("id", "subject_id", "object_entity_id", "caused_by_event_id", "scope_entity_id")
+_TIMES = ("valid_from", "valid_to", "observed_at")
+
+
+def _typed(row: dict[str, Any]) -> dict[str, Any]:
+    """A believed row from JSON with the types psycopg gives its columns (uuid, timestamptz); the rest (text,
+    numbers, jsonb) JSON already carries as psycopg would load them."""
+    for key in _IDS:
+        if row[key] is not None:
+            row[key] = UUID(row[key])
+    for key in _TIMES:
+        if row[key] is not None:
+            row[key] = datetime.fromisoformat(row[key])
+    return row
