@@ -29,9 +29,14 @@ def sweep_interval(settings: Settings) -> float:
 
 
 class Nudger:
+    """Nudges coalesce per owner: while an owner waits for the thread, a further nudge only adds its refs (a
+    burst of commits costs one queue entry, one wake-up and one reconcile per owner, not one each)."""
+
     def __init__(self, db: Database, embedder: Embedder | None, interval_s: float) -> None:
         self._db, self._embedder, self._interval = db, embedder, interval_s
-        self._queue: queue.Queue[tuple[str, list[str] | None] | None] = queue.Queue()
+        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._lock = threading.Lock()
+        self._waiting: dict[str, set[str] | None] = {}  # owner -> refs to reconcile (None: the whole owner)
         self._thread = threading.Thread(target=self._run, name="finder-reconciler", daemon=True)
 
     def start(self) -> None:
@@ -43,18 +48,26 @@ class Nudger:
 
     def nudge(self, owner: str, refs: list[str] | None) -> None:
         """Never blocks and never raises: the caller is a request that already committed."""
-        self._queue.put((owner, refs if refs is not None and len(refs) <= MAX_REFS else None))
+        with self._lock:
+            queued = owner in self._waiting
+            known = self._waiting.get(owner, set())
+            merged = None if refs is None or known is None else known | set(refs)
+            self._waiting[owner] = merged if merged is None or len(merged) <= MAX_REFS else None
+        if not queued:
+            self._queue.put(owner)
 
     def _run(self) -> None:
         while True:
             try:
-                item = self._queue.get(timeout=self._interval if self._interval > 0 else None)
+                owner = self._queue.get(timeout=self._interval if self._interval > 0 else None)
             except queue.Empty:
                 self._sweep_all()
                 continue
-            if item is None:
+            if owner is None:
                 return
-            self._once(*item)
+            with self._lock:
+                refs = self._waiting.pop(owner, None)
+            self._once(owner, sorted(refs) if refs is not None else None)
 
     def _once(self, owner: str, refs: list[str] | None) -> None:
         try:
