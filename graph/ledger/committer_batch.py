@@ -47,6 +47,8 @@ FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "o
                 "changed_by", "caused_by_event_id", "confidence", "memory_type", "status", "scope_entity_id",
                 "scope_kind", "priority", "supersedes_fact_id", "run_id", "op_index", "evidence", "reason")
 
+_REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
+
 
 @dataclass
 class _Buffers:
@@ -297,10 +299,16 @@ def _facts_json(rows: list[dict[str, Any]]) -> str:
 
 
 def facts_json(rows: list[dict[str, Any]]) -> str:
-    """Fact rows as `facts.insert` takes them (object_value and evidence as Jsonb or plain), each with its index
-    `n`, as one JSON document for facts_replace.sql."""
-    return _facts_json([{**{k: _plain(row.get(k)) for k in FACT_COLUMNS if k != "id"},
-                         "evidence": _plain(row.get("evidence")) or {}, "n": n} for n, row in enumerate(rows)])
+    """Fact rows as `facts.insert` takes them (plain values: the literal as it is, evidence a dict), each with its
+    index `n`, as one JSON document for facts_replace.sql."""
+    out = []
+    for n, row in enumerate(rows):
+        item = {k: row.get(k) for k in _REPLACED}
+        item["object_value_text"] = _literal(row)
+        item["evidence"] = row.get("evidence") or {}
+        item["n"] = n
+        out.append(item)
+    return _json(out)
 
 
 def _json_default(value: Any) -> str:
