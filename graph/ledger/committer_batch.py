@@ -17,8 +17,7 @@ rejection and on which operation an internal failure belongs to).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -26,9 +25,10 @@ from typing import TYPE_CHECKING, Any, cast
 from uuid import UUID
 
 import psycopg
-from psycopg.types.json import Jsonb
 
 from graph.age import mirror, mirror_batch
+from graph.ledger import prefetch
+from graph.ledger.fact_rows import FACT_COLUMNS, facts_json, plain, rows_json
 from graph.sql import load
 
 if TYPE_CHECKING:
@@ -42,12 +42,6 @@ BATCHABLE = frozenset({"upsert_entity", "add_alias", "assert_fact", "assert_rela
 CHUNK_ROWS = 200
 ENTITY_COLUMNS = ("id", "ref", "kind", "name", "description", "external_id", "at", "run_id")
 ALIAS_COLUMNS = ("entity_id", "namespace", "alias", "valid_from", "at", "source", "run_id", "op_index")
-FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
-                "valid_from", "valid_to", "recorded_at", "observed_at", "believed", "source", "source_trust_tier",
-                "changed_by", "caused_by_event_id", "confidence", "memory_type", "status", "scope_entity_id",
-                "scope_kind", "priority", "supersedes_fact_id", "run_id", "op_index", "evidence", "reason")
-
-_REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
 
 
 @dataclass
@@ -111,10 +105,9 @@ class Batch:
         """One round trip for what the proposal will ask: entities by ref and believed aliases of every name
         in it, the believed rows of the entities named by ref, whether any suppression marker is live, the
         registry entries it names, and fresh row ids. Entities found only by alias get their rows after."""
-        from graph.ledger import prefetch  # it builds on this module's names_of and registry_keys
         from graph.ledger.entities import Entity
 
-        asked = sorted(names_of(operations))
+        asked = sorted(prefetch.names_of(operations))
         with self.real.pipeline():
             # entities by ref, live markers, registry entries: the single-operation path's one statement
             fetch_known = prefetch.start(self.real, operations)
@@ -208,7 +201,7 @@ class Batch:
         fact_id = self.new_id()
         row = {k: params.get(k) for k in FACT_COLUMNS}
         row["id"] = fact_id
-        row["object_value"], row["evidence"] = _plain(row["object_value"]), _plain(row["evidence"])
+        row["object_value"], row["evidence"] = plain(row["object_value"]), plain(row["evidence"])
         self._buf.facts.append(row)
         self._buffered_facts.add(fact_id)
         if edge is not None:
@@ -252,10 +245,10 @@ class Batch:
         self.flushes += 1
         conn = self.real
         if buf.entities:
-            conn.execute(load("batch_entities_insert"), {"rows": _json(buf.entities)})
+            conn.execute(load("batch_entities_insert"), {"rows": rows_json(buf.entities)})
             self._checks.append(mirror_batch.create_entities(conn, self.owner, buf.vertices))
         if buf.aliases:
-            conn.execute(load("batch_aliases_insert"), {"rows": _json(buf.aliases)})
+            conn.execute(load("batch_aliases_insert"), {"rows": rows_json(buf.aliases)})
         if buf.closes:
             closed = conn.execute(load("batch_facts_close"), {
                 "id": [c[0] for c in buf.closes], "at": [c[1] for c in buf.closes],
@@ -264,7 +257,7 @@ class Batch:
         for edge_id, at, status in buf.edge_closes:
             mirror.close_rel(conn, edge_id, at, status)
         if buf.facts:
-            conn.execute(load("batch_facts_insert"), {"rows": _facts_json(buf.facts)})
+            conn.execute(load("batch_facts_insert"), {"rows": facts_json(buf.facts)})
         if buf.edges:
             self._checks.append(mirror_batch.create_rels(conn, self.owner, buf.edges))
         if buf.successors:
@@ -287,65 +280,3 @@ class Batch:
 def active(conn: Any) -> Batch | None:
     """The batch `conn` stands for, or None on a real connection."""
     return conn if isinstance(conn, Batch) else None
-
-
-def _json(rows: list[dict[str, Any]]) -> str:
-    """Rows as one JSON document for jsonb_to_recordset: times as ISO 8601 with their offset, ids as text."""
-    return json.dumps(rows, default=_json_default, separators=(",", ":"))
-
-
-def _facts_json(rows: list[dict[str, Any]]) -> str:
-    return _json([{**row, "object_value": None, "object_value_text": _literal(row)} for row in rows])
-
-
-def facts_json(rows: list[dict[str, Any]]) -> str:
-    """Fact rows as `facts.insert` takes them (plain values: the literal as it is, evidence a dict), each with its
-    index `n`, as one JSON document for facts_replace.sql."""
-    out = []
-    for n, row in enumerate(rows):
-        item = {k: row.get(k) for k in _REPLACED}
-        item["object_value_text"] = _literal(row)
-        item["evidence"] = row.get("evidence") or {}
-        item["n"] = n
-        out.append(item)
-    return _json(out)
-
-
-def _json_default(value: Any) -> str:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, UUID):
-        return str(value)
-    raise TypeError(f"cannot send {type(value).__name__} in a batched row")
-
-
-def _literal(row: dict[str, Any]) -> str | None:
-    """A literal's value as JSON text (a JSON null stays jsonb 'null'); a relationship has none (SQL NULL)."""
-    return json.dumps(row["object_value"]) if row["object_kind"] == "literal" else None
-
-
-def _plain(value: Any) -> Any:
-    return value.obj if isinstance(value, Jsonb) else value
-
-
-def registry_keys(operations: Sequence[Any]) -> tuple[list[str], list[str]]:
-    """(entity kinds, predicates) the operations may look up: their kinds and the kinds of every ref they name."""
-    from graph.ledger.entities import parse_ref
-
-    kinds = sorted({op.kind for op in operations if isinstance(getattr(op, "kind", None), str)}
-                   | {parsed[0] for parsed in map(parse_ref, names_of(operations)) if parsed is not None})
-    predicates = sorted({op.predicate for op in operations if isinstance(getattr(op, "predicate", None), str)})
-    return kinds, predicates
-
-
-def names_of(operations: Iterable[Any]) -> set[str]:
-    """Every ref or alias an operation of the proposal may look up (subjects, objects, scopes, aliases)."""
-    out: set[str] = set()
-    for op in operations:
-        fields = vars(op)
-        for attr in ("ref", "subject", "object", "scope", "alias", "actor", "target"):
-            value = fields.get(attr)
-            if isinstance(value, str):
-                out.add(value)
-        out.update(a for a in fields.get("aliases") or () if isinstance(a, str))
-    return out

@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 
 from graph.age import mirror
 from graph.errors import InvariantViolation
-from graph.ledger import committer_batch, prefetch
+from graph.ledger import committer_batch, fact_rows, prefetch
 from graph.ledger.timeline import Belief, Interval
 from graph.sql import load
 
@@ -113,7 +113,7 @@ def replace(conn: psycopg.Connection[Any], owner: str, closing: list[dict[str, A
     close_ids = [r["id"] for r in closing]
     cursor = conn.execute(load("facts_replace"), {
         "close": close_ids, "successor": [successors.get(str(i)) for i in close_ids], "at": at,
-        "rows": committer_batch.facts_json(rows)})
+        "rows": fact_rows.numbered_facts_json(rows)})
     edges = [(index, row) for index, row in enumerate(rows) if _edge(row)]
     closed_edges = [r for r in closing if r["object_kind"] == "entity"]
     if not edges and not closed_edges:

@@ -4,8 +4,10 @@ path (committer_batch.Batch.prefetch) reads the same statement beside its own.
 The plain path of the committer asked for its entity kinds, its relation type, (through screening) the
 owner's suppression markers and its subject by ref one round trip each. `start` queues the same reads, as one
 statement, in the pipeline that locks the owner's clock, so they cost no round trip of their own; `Known`
-answers the handlers from them (graph/ledger/ops.py asks it first). What is not known here is still read
-from the database as before.
+answers the handlers from them (graph/ledger/ops.py asks it first). For the committer's single operation the
+same statement also reads the proposal stored under its run_id (the replay check) and, for an operation that
+plans facts, the believed rows of its subject for its predicate, locked (graph/ledger/facts.py believed).
+What is not known here is still read from the database as before.
 
 Read after the clock lock, in the same transaction: the same rows the handlers would read a moment later.
 Registries change only through registration (never inside a commit); suppression markers and entities only
@@ -15,7 +17,7 @@ where it was found: one the operation creates itself is read again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -23,7 +25,6 @@ from uuid import UUID
 
 import psycopg
 
-from graph.ledger import committer_batch
 from graph.sql import load
 
 if TYPE_CHECKING:
@@ -56,8 +57,8 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str 
     """Queue the read (one statement, in the caller's pipeline); the returned function fetches it. With a
     `run_id`, the proposal stored under it comes along (the committer's replay check); with `believed`, the
     believed rows of the entities found for the operations' predicates, locked."""
-    kinds, predicates = committer_batch.registry_keys(operations)
-    refs = sorted(committer_batch.names_of(operations))
+    kinds, predicates = registry_keys(operations)
+    refs = sorted(names_of(operations))
     cursor = conn.execute(load("commit_prefetch"), {"kinds": kinds, "predicates": predicates, "refs": refs,
                                                     "run_id": run_id, "believed": believed})
 
@@ -96,3 +97,26 @@ def _typed(row: dict[str, Any]) -> dict[str, Any]:
         if row[key] is not None:
             row[key] = datetime.fromisoformat(row[key])
     return row
+
+
+def registry_keys(operations: Sequence[Any]) -> tuple[list[str], list[str]]:
+    """(entity kinds, predicates) the operations may look up: their kinds and the kinds of every ref they name."""
+    from graph.ledger.entities import parse_ref
+
+    kinds = sorted({op.kind for op in operations if isinstance(getattr(op, "kind", None), str)}
+                   | {parsed[0] for parsed in map(parse_ref, names_of(operations)) if parsed is not None})
+    predicates = sorted({op.predicate for op in operations if isinstance(getattr(op, "predicate", None), str)})
+    return kinds, predicates
+
+
+def names_of(operations: Iterable[Any]) -> set[str]:
+    """Every ref or alias an operation of the proposal may look up (subjects, objects, scopes, aliases)."""
+    out: set[str] = set()
+    for op in operations:
+        fields = vars(op)
+        for attr in ("ref", "subject", "object", "scope", "alias", "actor", "target"):
+            value = fields.get(attr)
+            if isinstance(value, str):
+                out.add(value)
+        out.update(a for a in fields.get("aliases") or () if isinstance(a, str))
+    return out
