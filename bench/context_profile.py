@@ -41,6 +41,7 @@ from graph.agent.world_context import ContextRequest, world_context
 from graph.platform.connect import admin_url
 from graph.platform.db import Database
 from graph.settings import get_settings
+from tests.libpq_trace import of_pool, sent
 
 
 def app_session(url: str) -> Database:
@@ -64,25 +65,8 @@ def ask(db: Database, owner: str, entity: dict[str, str]) -> int:
 
 
 def traced(db: Database, owner: str, entity: dict[str, str]) -> Counter[str]:
-    """Frontend messages of one build, by type, from libpq's trace."""
-    with tempfile.TemporaryFile("w+") as out:
-        with db.connection() as conn:
-            conn.pgconn.trace(out.fileno())
-        try:
-            ask(db, owner, entity)
-        finally:
-            with db.connection() as conn:
-                conn.pgconn.untrace()
-        out.seek(0)
-        kinds: Counter[str] = Counter()
-        for line in out:
-            parts = line.split("\t")
-            if len(parts) > 3 and parts[1] == "F":
-                kind = parts[3].split(" ")[0].strip()
-                kinds[kind] += 1
-                if os.environ.get("TRACE"):
-                    print(" ".join(parts[1:])[:160].rstrip())
-        return kinds
+    """Frontend messages of one build, by type, from libpq's trace (TRACE=1 prints it)."""
+    return sent(of_pool(db, lambda: ask(db, owner, entity)))
 
 
 def plans(db: Database, owner: str, entity: dict[str, str]) -> None:

@@ -34,7 +34,6 @@ import os
 import pstats
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -80,30 +79,11 @@ def app_session(url: str) -> Database:
 
 
 def traced(db: Database, read: Read, gi: int, ref: str) -> Counter[str]:
-    """Frontend messages of one call, by type, from libpq's trace; "round trips": how often the client
-    waited for the server (a run of frontend messages followed by backend ones)."""
-    with tempfile.TemporaryFile("w+") as out:
-        with db.connection() as conn:
-            conn.pgconn.trace(out.fileno())
-        try:
-            read(db, gi, ref)
-        finally:
-            with db.connection() as conn:
-                conn.pgconn.untrace()
-        out.seek(0)
-        kinds: Counter[str] = Counter()
-        last = ""
-        for line in out:
-            parts = line.split("\t")
-            if len(parts) > 3:
-                if parts[1] == "F":
-                    kinds[parts[3].split(" ")[0].strip()] += 1
-                elif parts[1] == "B" and last == "F":
-                    kinds["round trips"] += 1
-                last = parts[1]
-                if os.environ.get("TRACE"):
-                    print(" ".join(parts[1:])[:200].rstrip())
-        return kinds
+    """Frontend messages of one call, by type, and its round trips, from libpq's trace (TRACE=1 prints it)."""
+    # Imported here: a --baseline worker runs this file with another checkout's code, which may lack it.
+    from tests.libpq_trace import of_pool, sent
+
+    return sent(of_pool(db, lambda: read(db, gi, ref)))
 
 
 def explained(db: Database, read: Read, gi: int, ref: str) -> list[str]:

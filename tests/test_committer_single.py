@@ -5,10 +5,10 @@ INTERNAL, leaves its connection usable, and needs fewer round trips."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import psycopg
@@ -23,6 +23,7 @@ from graph.ledger.timeline import Interval, Piece, Plan
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.sql import load
+from tests.libpq_trace import of_pool, parse, round_trips
 from tests.test_committer_batch import first, second, snapshot
 
 T = datetime(2024, 1, 1, tzinfo=UTC)
@@ -88,30 +89,16 @@ def test_a_constraint_is_internal_and_the_connection_stays_usable(app_db_url: st
         db.close()
 
 
-def round_trips(trace: str) -> int:
-    """Exchanges in a libpq trace: every turn from messages sent (F) to messages received (B)."""
-    sides = [line.split("\t")[1] for line in trace.splitlines() if line.count("\t") >= 2]
-    return sum(1 for a, b in itertools.pairwise(sides) if (a, b) == ("F", "B"))
-
-
-def test_a_single_operation_needs_fewer_round_trips(app_db_url: str, owner: str, tmp_path: Any,
-                                                     pipelined: None) -> None:
-    assert round_trips("x\tF\t4\tSync\nx\tB\t5\tReadyForQuery\tI\n" * 2) == 2  # the counter counts
+def test_a_single_operation_needs_fewer_round_trips(app_db_url: str, owner: str, pipelined: None) -> None:
+    assert round_trips(parse(["x\tF\t4\tSync\n", "x\tB\t5\tReadyForQuery\tI\n"] * 2)) == 2  # the counter counts
     db = Database(app_db_url, max_size=1)
     counts = {}
     try:
         for fast_path in (False, True):
             for i in range(6):  # the last one traced, with every statement prepared
-                path = tmp_path / f"{fast_path}-{i}.trace"
-                with open(path, "w") as out:
-                    with db.connection() as conn:
-                        conn.pgconn.trace(out.fileno())
-                    one(db, owner, f"{fast_path}-{i}", AssertFact(subject="person:me", predicate="name",
-                                                                   value=f"{i}", valid_from=T, evidence=EV),
-                        pipelined=fast_path)
-                    with db.connection() as conn:
-                        conn.pgconn.untrace()
-            counts[fast_path] = round_trips(path.read_text())
+                fact = AssertFact(subject="person:me", predicate="name", value=f"{i}", valid_from=T, evidence=EV)
+                commit = partial(one, db, owner, f"{fast_path}-{i}", fact, pipelined=fast_path)
+                counts[fast_path] = round_trips(of_pool(db, commit))
     finally:
         db.close()
     assert counts[False] >= 14  # BEGIN, the clock, a savepoint, each read and write, the record, COMMIT

@@ -4,7 +4,6 @@ per-statement limits cut), and a chat turn's build sends one Sync to the server.
 
 from __future__ import annotations
 
-import tempfile
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -19,6 +18,7 @@ from graph.agent.world_context import MAX_POLICIES, ContextRequest, block_params
 from graph.demo import load_demo
 from graph.platform.db import Database
 from graph.sql import load, trusted
+from tests.libpq_trace import of_pool, sent
 
 NOW = datetime.now(UTC).replace(second=0, microsecond=0)
 MESSAGES = [
@@ -103,24 +103,12 @@ def test_the_block_gives_the_rows_of_the_three_statements(db: Database, demo: st
         assert len(linked) >= 3 and expected_facts and expected_events and block.incoming
 
 
-def _syncs(database: Database, action: Any) -> int:
-    """Sync messages (round trips) the client sent while `action` ran, from libpq's trace."""
-    with tempfile.TemporaryFile("w+") as out:
-        with database.connection() as conn:
-            conn.pgconn.trace(out.fileno())
-        try:
-            action()
-        finally:
-            with database.connection() as conn:
-                conn.pgconn.untrace()
-        out.seek(0)
-        return sum(1 for line in out if line.split("\t")[1:2] == ["F"] and "\tSync" in line)
-
-
 def test_a_chat_turn_is_one_round_trip(one: Database, owner: str) -> None:
     load_demo(one, owner, now=NOW)
     view = build(one, owner, ContextRequest(message="Is Luna hungry?", chat_id="c1"))
     assert [e.entity.ref for e in view.linked] == ["pet:luna"] and view.linked[0].statements
-    assert _syncs(one, lambda: build(one, owner, ContextRequest(message="Is Luna hungry?", chat_id="c1"))) == 1
+    turn = ContextRequest(message="Is Luna hungry?", chat_id="c1")
+    assert sent(of_pool(one, lambda: build(one, owner, turn)))["Sync"] == 1
     code = ContextRequest(message="Is Luna hungry?", scope_chain=["repo:home-agent"])
-    assert _syncs(one, lambda: build(one, owner, code)) == 2  # code mode: conventions and builds in a second
+    # code mode: conventions and builds in a second round trip
+    assert sent(of_pool(one, lambda: build(one, owner, code)))["Sync"] == 2

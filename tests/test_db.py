@@ -4,7 +4,6 @@ round trip, one implicit transaction; the pool's check without a round trip for 
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from graph.errors import BadInput, Unavailable
 from graph.platform.db import Database, check_idle
+from tests.libpq_trace import of_connection, sent
 
 
 @pytest.fixture
@@ -88,22 +88,11 @@ def test_errors_are_translated_and_the_connection_is_reusable(one: Database, own
         assert conn.autocommit is False
 
 
-def _frontend_messages(conn: psycopg.Connection[Any], action: Any) -> list[str]:
-    """What the client sent to the server while `action` ran (libpq's trace of this connection)."""
-    with tempfile.TemporaryFile("w+") as out:
-        conn.pgconn.trace(out.fileno())
-        try:
-            action()
-        finally:
-            conn.pgconn.untrace()
-        out.seek(0)
-        return [line.split("\t")[3].split(" ")[0] for line in out if line.split("\t")[1:2] == ["F"]]
-
-
 def test_the_pool_check_skips_the_round_trip_for_a_quiet_connection(app_db_url: str, test_db_url: str) -> None:
     with psycopg.connect(app_db_url, autocommit=True) as conn:
-        assert _frontend_messages(conn, lambda: check_idle(conn)) == []  # nothing sent: the socket was quiet
-        assert "Query" in _frontend_messages(conn, lambda: ConnectionPool.check_connection(conn))  # the counter counts
+        quiet = of_connection(conn, lambda: check_idle(conn))
+        assert [m for m in quiet if m.side == "F"] == []  # nothing sent: the socket was quiet
+        assert sent(of_connection(conn, lambda: ConnectionPool.check_connection(conn)))["Query"]  # the counter counts
         pid = conn.info.backend_pid
         with psycopg.connect(test_db_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,))

@@ -4,9 +4,7 @@ trip; the typed errors and the agent's candidates are what they were."""
 
 from __future__ import annotations
 
-import tempfile
 import uuid
-from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -24,6 +22,7 @@ from graph.reads import temporal
 from graph.reads.temporal import Question, fact_history, fact_history_retention, state_as_known_at, state_at
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
 from graph.sql import load
+from tests.libpq_trace import of_pool, sent
 
 EV = p.Evidence(kind="test", text="one statement")
 V0 = datetime(2020, 1, 1, tzinfo=UTC)
@@ -146,31 +145,6 @@ def one(app_db_url: str) -> Iterator[Database]:
     database.close()
 
 
-def sent(db: Database, action: Callable[[], Any]) -> Counter[str]:
-    """Messages the client sent while `action` ran (libpq's trace of the pool's one connection), by type, and
-    its round trips (runs of client messages the server answered)."""
-    with tempfile.TemporaryFile("w+") as out:
-        with db.connection() as conn:
-            conn.pgconn.trace(out.fileno())
-        try:
-            action()
-        finally:
-            with db.connection() as conn:
-                conn.pgconn.untrace()
-        out.seek(0)
-        kinds: Counter[str] = Counter()
-        last = ""
-        for line in out:
-            parts = line.split("\t")
-            if len(parts) > 3:
-                if parts[1] == "F":
-                    kinds[parts[3].split(" ")[0].strip()] += 1
-                elif last == "F":
-                    kinds["round trips"] += 1
-                last = parts[1]
-    return kinds
-
-
 def test_a_read_is_the_owner_and_one_statement_in_one_round_trip(one: Database, world: str) -> None:
     reads: dict[str, Callable[[], Any]] = {
         "stateAt": lambda: state_at(one, world, "pet:a", V0),
@@ -182,13 +156,13 @@ def test_a_read_is_the_owner_and_one_statement_in_one_round_trip(one: Database, 
         "neighbors as known at R": lambda: neighbors(one, world, NeighborQuery(ref="pet:c", system_time=AFTER_R1)),
     }
     for name, read in reads.items():
-        kinds = sent(one, read)
+        kinds = sent(of_pool(one, read))
         assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 2, 1), (name, kinds)
     # the counter counts: a name that is no ref takes find's path, more statements and round trips; so does
     # a second level of a traversal
-    kinds = sent(one, lambda: recall.get_entity(one, world, "C"))
+    kinds = sent(of_pool(one, lambda: recall.get_entity(one, world, "C")))
     assert kinds["round trips"] > 1 and kinds["Bind"] > 2
-    kinds = sent(one, lambda: neighbors(one, world, NeighborQuery(ref="pet:c", depth=2)))
+    kinds = sent(of_pool(one, lambda: neighbors(one, world, NeighborQuery(ref="pet:c", depth=2))))
     assert kinds["round trips"] > 1 and kinds["Bind"] > 2
 
 

@@ -4,9 +4,7 @@ errors are translated and roll back; `again` starts a new transaction after the 
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Callable, Iterator
-from itertools import pairwise
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,6 +16,7 @@ from graph.errors import BadInput, Unavailable
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
+from tests.libpq_trace import of_pool, round_trips
 
 PROBE = "SELECT current_setting('app.current_owner') AS o, current_setting('transaction_read_only') AS ro, now() AS t"
 
@@ -28,22 +27,6 @@ def one(app_db_url: str) -> Iterator[Database]:
     database = Database(app_db_url, max_size=1)
     yield database
     database.close()
-
-
-def round_trips(db: Database, action: Callable[[], Any]) -> int:
-    """How often the client waited for the server while `action` ran: runs of messages it sent that the
-    server answered (libpq's trace of the pool's one connection)."""
-    with tempfile.TemporaryFile("w+") as out:
-        with db.connection() as conn:
-            conn.pgconn.trace(out.fileno())
-        try:
-            action()
-        finally:
-            with db.connection() as conn:
-                conn.pgconn.untrace()
-        out.seek(0)
-        sides = [line.split("\t")[1] for line in out if len(line.split("\t")) > 3]
-    return sum(1 for before, after in pairwise(sides) if before == "F" and after == "B")
 
 
 def idle_and_ownerless(db: Database) -> None:
@@ -62,7 +45,7 @@ def test_one_transaction_for_the_owner_read_only_in_two_round_trips(one: Databas
             seen.append(tx.conn.execute(PROBE).fetchone())
             seen.extend(tx.last([(PROBE, {}), ("SELECT $1::int AS x", (7,))]))
 
-    assert round_trips(one, read) == 2
+    assert round_trips(of_pool(one, read)) == 2
     first, (last,), (x,) = seen
     assert first == last and first["o"] == owner and first["ro"] == "on"  # one transaction: the same now()
     assert x == {"x": 7}
@@ -74,13 +57,13 @@ def test_one_transaction_for_the_owner_read_only_in_two_round_trips(one: Databas
             tx.conn.execute(PROBE).fetchone()
             tx.last([(PROBE, {})])
 
-    assert round_trips(one, three_steps) == 3
+    assert round_trips(of_pool(one, three_steps)) == 3
 
     def without_last() -> None:  # the COMMIT then goes out on its own
         with one.read_tx(owner) as tx:
             tx.conn.execute(PROBE).fetchone()
 
-    assert round_trips(one, without_last) == 2
+    assert round_trips(of_pool(one, without_last)) == 2
     idle_and_ownerless(one)
 
 
