@@ -37,27 +37,12 @@ from pathlib import Path
 from bench.http_floor import print_profile
 from bench.http_scale import DB, LARGE, SMALL, WARM, sample
 from bench.http_server import Client, Summary, load_average, make_tokens, serve
+from bench.read_profile import app_session, explained
 from graph.agent.world_context import ContextRequest, world_context
 from graph.platform.connect import admin_url
 from graph.platform.db import Database
 from graph.settings import get_settings
 from tests.libpq_trace import of_pool, sent
-
-
-def app_session(url: str) -> Database:
-    """A one-connection pool whose session runs as worldmem_app (RLS on), with auto_explain loaded."""
-    db = Database(url, max_size=1, statement_timeout_ms=60_000)
-    with db.connection() as conn:
-        conn.autocommit = True
-        conn.execute("LOAD 'auto_explain'")
-        conn.execute("SET auto_explain.log_level = 'notice'")
-        conn.execute("SET auto_explain.log_min_duration = -1")  # off until --plans turns it on
-        conn.execute("SET auto_explain.log_analyze = on")
-        conn.execute("SET auto_explain.log_buffers = on")
-        conn.execute("SET auto_explain.log_timing = on")
-        conn.execute("SET ROLE worldmem_app")
-        conn.autocommit = False
-    return db
 
 
 def ask(db: Database, owner: str, entity: dict[str, str]) -> int:
@@ -70,23 +55,7 @@ def traced(db: Database, owner: str, entity: dict[str, str]) -> Counter[str]:
 
 
 def plans(db: Database, owner: str, entity: dict[str, str]) -> None:
-    notices: list[str] = []
-    with db.connection() as conn:
-        conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
-        conn.execute("RESET ROLE")
-        conn.execute("SET auto_explain.log_min_duration = 0")
-        conn.execute("SET ROLE worldmem_app")
-        conn.commit()
-    try:
-        ask(db, owner, entity)
-    finally:
-        with db.connection() as conn:
-            conn.execute("RESET ROLE")
-            conn.execute("SET auto_explain.log_min_duration = -1")
-            conn.execute("SET ROLE worldmem_app")
-            conn.commit()
-            conn._notice_handlers.clear()
-    for note in notices:
+    for note in explained(db, lambda: ask(db, owner, entity)):
         print(note)
         print()
 

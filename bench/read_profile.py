@@ -38,6 +38,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,8 @@ READS: dict[str, Read] = {
 
 
 def app_session(url: str) -> Database:
-    """A one-connection pool whose session runs as worldmem_app (RLS on), with auto_explain loaded."""
+    """A one-connection pool whose session runs as worldmem_app (RLS on), with auto_explain loaded (off until
+    `explained` turns it on); bench.context_profile uses it too."""
     db = Database(url, max_size=1, statement_timeout_ms=60_000)
     with db.connection() as conn:
         conn.autocommit = True
@@ -86,8 +88,9 @@ def traced(db: Database, read: Read, gi: int, ref: str) -> Counter[str]:
     return sent(of_pool(db, lambda: read(db, gi, ref)))
 
 
-def explained(db: Database, read: Read, gi: int, ref: str) -> list[str]:
-    """The executed plans of one call (auto_explain at NOTICE level, the app role's view)."""
+def explained(db: Database, action: Callable[[], Any]) -> list[str]:
+    """The executed plans of `action` on `db`, an `app_session` (auto_explain at NOTICE level, the app role's
+    view); bench.context_profile uses it too."""
     notices: list[str] = []
     with db.connection() as conn:
         conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
@@ -96,7 +99,7 @@ def explained(db: Database, read: Read, gi: int, ref: str) -> list[str]:
         conn.execute("SET ROLE worldmem_app")
         conn.commit()
     try:
-        read(db, gi, ref)
+        action()
     finally:
         with db.connection() as conn:
             conn.execute("RESET ROLE")
@@ -226,7 +229,7 @@ def main() -> None:
         if args.plans:
             for name, read in READS.items():
                 print(f"--- {name}")
-                for plan in explained(db, read, *refs[0]):
+                for plan in explained(db, partial(read, db, *refs[0])):
                     print(plan)
                     print()
     finally:
