@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from resolvers.direct import DirectGraphQL, takes
+from resolvers.direct import DirectGraphQL
 from resolvers.request_body import Refusal, check_body, check_query_params, read_request
 from resolvers.responses import respond
 
@@ -64,8 +64,8 @@ def _refusal(scope: Scope, body: bytes) -> Refusal | None:
 
 
 class RequestGuard:
-    """The checks above, then the request on to `app`; with `direct`, a POST that resolvers.direct takes is
-    answered there (and only handed to `app` when that path declines it)."""
+    """The checks above, then the request on to `app`. With `direct`, for requests that resolvers.direct takes
+    (WorldmemApp sends only those to such a guard): answered there, and handed to `app` when it declines."""
 
     def __init__(self, app: ASGIApp, body_timeout_s: float, direct: DirectGraphQL | None = None) -> None:
         self.app = app
@@ -84,13 +84,13 @@ class RequestGuard:
             return
         except _Disconnected:
             return
-        if self.direct is not None and takes(scope):
+        if self.direct is not None:  # WorldmemApp sends such a guard only what resolvers.direct takes
             read = read_request(body)
             if isinstance(read, Refusal):
                 await respond(send, 400, read.message, read.code)
-                return
-            if await self._answer(self.direct, scope, read, send):
-                return
+            elif not await self._answer(self.direct, scope, read, send):
+                await self._forward(scope, body, receive, send)
+            return
         refusal = _refusal(scope, body)
         if refusal is not None:
             await respond(send, 400, refusal.message, refusal.code)
