@@ -7,8 +7,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, LiteralString
 
+import psycopg
 import pytest
 
 from curator import proposal as p
@@ -145,7 +146,7 @@ def one(app_db_url: str) -> Iterator[Database]:
     database.close()
 
 
-def test_a_read_is_the_owner_and_one_statement_in_one_round_trip(one: Database, world: str) -> None:
+def test_a_read_is_one_statement_in_one_round_trip(one: Database, world: str) -> None:
     reads: dict[str, Callable[[], Any]] = {
         "stateAt": lambda: state_at(one, world, "pet:a", V0),
         "stateAsKnownAt": lambda: state_as_known_at(one, world, "pet:a", AFTER_R1, V0),
@@ -155,9 +156,13 @@ def test_a_read_is_the_owner_and_one_statement_in_one_round_trip(one: Database, 
         "neighbors": lambda: neighbors(one, world, NeighborQuery(ref="pet:c")),
         "neighbors as known at R": lambda: neighbors(one, world, NeighborQuery(ref="pet:c", system_time=AFTER_R1)),
     }
+    pinned = {"stateAt", "stateAsKnownAt", "factHistory", "getEntity", "getStateAt"}  # Database.read_pinned
     for name, read in reads.items():
         kinds = sent(of_pool(one, read))
-        assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 2, 1), (name, kinds)
+        # the point reads pin their owner inside their one statement (migrations/0080); neighbors' first level
+        # is still the owner and its statement in one pipeline
+        statements = 1 if name in pinned else 2
+        assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, statements, 1), (name, kinds)
     # the counter counts: a name that is no ref takes find's path, more statements and round trips; so does
     # a second level of a traversal
     kinds = sent(of_pool(one, lambda: recall.get_entity(one, world, "C")))
@@ -190,3 +195,36 @@ def test_neighbors_first_level(db: Database, world: str) -> None:
         neighbors(db, world, NeighborQuery(ref="Twin"))
     assert err.value.code == "AMBIGUOUS_REF"
 
+
+
+PINNED: dict[str, LiteralString] = {
+    "wm_read_state_at": "SELECT * FROM wm_read_state_at(%s, 'pet:b', now())",
+    "wm_read_state_known_at": "SELECT * FROM wm_read_state_known_at(%s, 'pet:b', now(), now())",
+    "wm_read_fact_history": "SELECT * FROM wm_read_fact_history(%s, 'pet:b', 'birthday')",
+    "wm_read_entity": "SELECT * FROM wm_read_entity(%s, 'pet:b', now(), 10)",
+    "wm_pin_reader": "SELECT wm_pin_reader(%s)",
+}
+
+
+def test_a_pinned_read_leaves_nothing_of_its_owner_on_the_connection(one: Database, world: str) -> None:
+    """read_pinned's statement pins the owner for its own transaction only: the next user of the same pooled
+    connection (max_size 1) has no owner and is not read-only; another owner reads nothing of this one."""
+    assert state_at(one, world, "pet:b", V0) is not None
+    with one.connection() as conn:
+        row = conn.execute("SELECT current_setting('app.current_owner', true) AS owner, "
+                           "current_setting('transaction_read_only') AS ro, count(*) AS n FROM facts").fetchone()
+        conn.rollback()
+    assert row is not None and (row["owner"] or "", row["ro"], row["n"]) == ("", "off", 0)
+    assert state_at(one, "someone-else", "pet:b", V0) is None
+    assert recall.get_entity(one, "someone-else", "pet:b").entity is None
+
+
+@pytest.mark.parametrize("function", sorted(PINNED))
+def test_the_console_role_cannot_pin_an_owner(one: Database, world: str, function: str) -> None:
+    """The functions that pin an owner are the app's only (migrations/0080): the console role, which runs a
+    power user's own text, may execute none of them, so it cannot read as another owner."""
+    with one.connection() as conn:
+        conn.execute("SET LOCAL ROLE worldmem_console")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute(PINNED[function], (world,))
+        conn.rollback()

@@ -73,19 +73,19 @@ def by_entity(rows: list[dict[str, Any]]) -> dict[UUID, list[str]]:
 
 def get_entity(db: Database, owner: str, ref: str) -> About:
     """The entity (by ref or alias), its aliases and every current fact, relationships both ways. A ref names
-    it in one statement after the owner, one round trip (agent_get_entity.sql, Database.read_round); any other
-    name (an alias, a canonical name, a typo) is looked up by graph.agent.search.find as before, then read by
-    the ref found."""
+    it in one statement that pins the owner itself, one round trip (agent_get_entity.sql,
+    Database.read_pinned); any other name (an alias, a canonical name, a typo) is looked up by
+    graph.agent.search.find as before, then read by the ref found."""
     at = now()
-    (rows,) = db.read_round(owner, [(load("agent_get_entity"), {"ref": ref, "at": at, "limit": MAX_FACTS})])
+    rows = db.read_pinned(owner, load("agent_get_entity"), {"ref": ref, "at": at, "limit": MAX_FACTS})
     head = rows[0]
     if not _by_ref(head):
         with db.owner_tx(owner, read_only=True) as conn:
             about = named(conn, ref, fuzzy=False)
         if about.entity is None:
             return about
-        (rows,) = db.read_round(owner, [(load("agent_get_entity"), {"ref": about.entity.ref, "at": at,
-                                                                     "limit": MAX_FACTS})])
+        rows = db.read_pinned(owner, load("agent_get_entity"), {"ref": about.entity.ref, "at": at,
+                                                                "limit": MAX_FACTS})
         head = rows[0]
         if head["outcome"] != "found":
             return about  # gone between the two rounds

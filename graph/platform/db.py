@@ -141,6 +141,21 @@ class Database:
             finally:
                 _ended(conn)
 
+    def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The rows of ONE read-only statement that pins `owner` itself: one message, one round trip, no
+        pipeline (issue 11). The statement calls a function whose first statement pins its `%(owner)s`
+        parameter (wm_pin_reader, migrations/0080: app.current_owner and READ ONLY, transaction-locally)
+        and whose second is the read; the statement is its own transaction (autocommit), so nothing of the
+        owner outlives it, and a statement that did not pin would read nothing (the policies fail closed).
+        For the point reads (stateAt, stateAsKnownAt, factHistory, getEntity); errors as owner_tx's."""
+        check_owner(owner)
+        with self._translating(), self._pooled() as conn:
+            conn.autocommit = True
+            try:
+                return conn.execute(query, {**params, "owner": owner}).fetchall()
+            finally:
+                _ended(conn)
+
     @contextmanager
     def read_tx(self, owner: str) -> Iterator[ReadTx]:
         """An explicit read-only transaction pinned to `owner` whose set-up and end cost no round trip of

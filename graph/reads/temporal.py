@@ -114,9 +114,10 @@ def resolve(conn: psycopg.Connection[Any], ref: str, q: Question) -> entities.En
 
 
 def answer_query(ref: str, q: Question) -> tuple[LiteralString, dict[str, Any]]:
-    """The one statement answering `q` about `ref`: the one implementation of the reads. It resolves the ref
-    itself (wm_resolve, migrations/0074, as entities.resolve does) and returns the retention notice's rows
-    with the facts: one row per fact (reads_*.sql), at least one row (its `outcome` says whether the ref
+    """The one statement answering `q` about `ref`: the one implementation of the reads. It pins the owner
+    (Database.read_pinned: its `owner` parameter), resolves the ref itself (wm_resolve, migrations/0074, as
+    entities.resolve does) and returns the retention notice's rows with the facts: one row per fact
+    (reads_*.sql, the functions of migrations/0080), at least one row (its `outcome` says whether the ref
     named an entity)."""
     if q.predicate is not None:
         return load("reads_fact_history"), {"ref": ref, "predicate": q.predicate}
@@ -126,10 +127,9 @@ def answer_query(ref: str, q: Question) -> tuple[LiteralString, dict[str, Any]]:
 
 
 def answer(db: Database, owner: str, ref: str, q: Question) -> list[dict[str, Any]]:
-    """The rows of answer_query in one round trip (Database.read_round: the owner and this statement, no
-    BEGIN or COMMIT: issue 11)."""
-    (rows,) = db.read_round(owner, [answer_query(ref, q)])
-    return rows
+    """The rows of answer_query: one statement, one round trip (Database.read_pinned: no pipeline, no BEGIN
+    or COMMIT: issue 11)."""
+    return db.read_pinned(owner, *answer_query(ref, q))
 
 
 def found(rows: list[dict[str, Any]], ref: str) -> bool:
