@@ -67,7 +67,8 @@ def sql_plan(conn: psycopg.Connection[Any], name: str, params: dict[str, Any]) -
 
 
 def collect(conn: psycopg.Connection[Any], sample: dict[str, Any]) -> list[Plan]:
-    """Plans of the named queries behind neighbours, effectsOf, explainChange, intents and stateAt."""
+    """Plans of the named queries behind neighbours, effectsOf, explainChange and intents (the point reads' plans,
+    nested in the functions of migrations/0080: `python -m bench.read_profile --plans`)."""
     s = sample
     frontier = {"ids": s["frontier"], "v": s["now_us"], "r": None, "predicates": None}
     plans = [cypher_plan(conn, "neighbors_out", {**frontier, "ids": s["frontier"][:1]}),
@@ -79,11 +80,8 @@ def collect(conn: psycopg.Connection[Any], sample: dict[str, Any]) -> list[Plan]
     plans[2].name, plans[3].name = f"neighbors_out ({width} ids)", f"neighbors_in ({width} ids)"
     for name, params in (
         ("entity_by_ref", {"ref": s["ref"]}),
-        ("reads_state_at", {"subject_id": s["fact"]["subject_id"], "valid_time": s["now"]}),
         ("traversal_merged_sources", {"ids": [s["fact"]["subject_id"], s["merged"]["merged_into_id"]]}),
         ("traversal_survivors", {"ids": [s["merged"]["id"]], "system_time": None}),
-        ("reads_state_known_at", {"subject_id": s["fact"]["subject_id"], "valid_time": s["now"],
-                                  "system_time": s["week_ago"]}),
         ("entity_survivor", {"id": s["merged"]["id"], "system_time": s["week_ago"]}),
         ("traversal_merged_sources_at", {"ids": [s["fact"]["subject_id"], s["merged"]["merged_into_id"]],
                                          "system_time": s["week_ago"]}),
