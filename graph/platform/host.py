@@ -85,7 +85,7 @@ def port_holder(port: int) -> str | None:
     wanted = {f"socket:[{i}]" for i in inodes}
     for pid in sorted((p for p in os.listdir("/proc") if p.isdigit()), key=int):
         try:
-            if not any(os.readlink(f"/proc/{pid}/fd/{fd}") in wanted for fd in os.listdir(f"/proc/{pid}/fd")):
+            if not any(_link(f"/proc/{pid}/fd/{fd}") in wanted for fd in os.listdir(f"/proc/{pid}/fd")):
                 continue
             root = os.readlink(f"/proc/{pid}/root")
             command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
@@ -95,3 +95,12 @@ def port_holder(port: int) -> str | None:
             return f"the worldmem root {root} (pid {pid})"
         return f"{command or 'a process'} (pid {pid})"
     return "a process this user cannot see"
+
+
+def _link(path: str) -> str | None:
+    """Where a /proc fd points, or None for one closed meanwhile (a busy process opens and closes fds while we
+    look: that fd is skipped, not the whole process, which made the holder "a process this user cannot see")."""
+    try:
+        return os.readlink(path)
+    except FileNotFoundError:
+        return None
