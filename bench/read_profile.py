@@ -32,6 +32,7 @@ import io
 import json
 import os
 import pstats
+import statistics
 import subprocess
 import sys
 import time
@@ -116,12 +117,13 @@ def worker() -> None:
     db = app_session(admin_url(get_settings(), DB))
     for line in sys.stdin:
         batch = json.loads(line)
-        lat: dict[str, list[float]] = {name: [] for name in READS}
+        lat: dict[str, list[float]] = {key: [] for name in READS for key in (name, f"{name} cpu")}
         for gi, ref in batch:
             for name, read in READS.items():
-                started = time.perf_counter()
+                started, cpu = time.perf_counter(), time.process_time()
                 read(db, gi, ref)
                 lat[name].append(time.perf_counter() - started)
+                lat[f"{name} cpu"].append(time.process_time() - cpu)
         print(json.dumps(lat), flush=True)
     db.close()
 
@@ -145,7 +147,8 @@ def spawn(code_dir: Path) -> subprocess.Popen[str]:
 def compare(baseline: Path, refs: list[tuple[int, str]], reps: int, rounds: int) -> None:
     """This checkout against `baseline`, batches of 20 inputs alternating between the two workers."""
     sides = {"this": spawn(Path(__file__).resolve().parent.parent), "baseline": spawn(baseline)}
-    lat: dict[tuple[str, str], list[float]] = {(side, name): [] for side in sides for name in READS}
+    lat: dict[tuple[str, str], list[float]] = {(side, key): [] for side in sides for name in READS
+                                               for key in (name, f"{name} cpu")}
     loadavg = load_average()
     try:
         for proc in sides.values():
@@ -163,11 +166,13 @@ def compare(baseline: Path, refs: list[tuple[int, str]], reps: int, rounds: int)
                 proc.stdin.close()
             proc.wait()
     print(f"load average {loadavg} -> {load_average()}; {rounds} x {reps} inputs per side, batches of 20 alternating")
-    print(f"{'read':<18} {'this p50':>9} {'p95':>7} {'baseline p50':>13} {'p95':>7} {'p50 x':>6} {'p95 x':>6}")
+    print(f"{'read':<18} {'this p50':>9} {'p95':>7} {'baseline p50':>13} {'p95':>7} {'p50 x':>6} {'p95 x':>6}"
+          f" {'CPU ms this':>12} {'baseline':>9}")
     for name in READS:
         a, b = Summary.of(lat[("this", name)]), Summary.of(lat[("baseline", name)])
+        cpu = {side: 1000 * statistics.mean(lat[(side, f"{name} cpu")]) for side in sides}
         print(f"{name:<18} {a.p50_ms:>9.3f} {a.p95_ms:>7.3f} {b.p50_ms:>13.3f} {b.p95_ms:>7.3f} "
-              f"{b.p50_ms / a.p50_ms:>6.2f} {b.p95_ms / a.p95_ms:>6.2f}")
+              f"{b.p50_ms / a.p50_ms:>6.2f} {b.p95_ms / a.p95_ms:>6.2f} {cpu['this']:>12.3f} {cpu['baseline']:>9.3f}")
 
 
 def _use_db(name: str) -> None:
