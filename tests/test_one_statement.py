@@ -7,11 +7,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, LiteralString
 
 import psycopg
 import pytest
+from psycopg import sql
 
+import cypher
 from curator import proposal as p
 from graph.agent import recall, search
 from graph.errors import BadInput
@@ -19,7 +22,7 @@ from graph.ledger import entities
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
-from graph.reads import temporal
+from graph.reads import temporal, traversal_first
 from graph.reads.temporal import Question, fact_history, fact_history_retention, state_as_known_at, state_at
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
 from graph.sql import load
@@ -156,19 +159,16 @@ def test_a_read_is_one_statement_in_one_round_trip(one: Database, world: str) ->
         "neighbors": lambda: neighbors(one, world, NeighborQuery(ref="pet:c")),
         "neighbors as known at R": lambda: neighbors(one, world, NeighborQuery(ref="pet:c", system_time=AFTER_R1)),
     }
-    pinned = {"stateAt", "stateAsKnownAt", "factHistory", "getEntity", "getStateAt"}  # Database.read_pinned
     for name, read in reads.items():
         kinds = sent(of_pool(one, read))
-        # the point reads pin their owner inside their one statement (migrations/0080); neighbors' first level
-        # is still the owner and its statement in one pipeline
-        statements = 1 if name in pinned else 2
-        assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, statements, 1), (name, kinds)
+        # each pins its owner inside its one statement (Database.read_pinned, migrations/0080 and 0081)
+        assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 1, 1), (name, kinds)
     # the counter counts: a name that is no ref takes find's path, more statements and round trips; so does
     # a second level of a traversal
     kinds = sent(of_pool(one, lambda: recall.get_entity(one, world, "C")))
-    assert kinds["round trips"] > 1 and kinds["Bind"] > 2
+    assert kinds["round trips"] > 1 and kinds["Bind"] > 1
     kinds = sent(of_pool(one, lambda: neighbors(one, world, NeighborQuery(ref="pet:c", depth=2))))
-    assert kinds["round trips"] > 1 and kinds["Bind"] > 2
+    assert kinds["round trips"] > 1 and kinds["Bind"] > 1
 
 
 def test_neighbors_first_level(db: Database, world: str) -> None:
@@ -202,6 +202,7 @@ PINNED: dict[str, LiteralString] = {
     "wm_read_state_known_at": "SELECT * FROM wm_read_state_known_at(%s, 'pet:b', now(), now())",
     "wm_read_fact_history": "SELECT * FROM wm_read_fact_history(%s, 'pet:b', 'birthday')",
     "wm_read_entity": "SELECT * FROM wm_read_entity(%s, 'pet:b', now(), 10)",
+    "wm_read_neighbors_first": "SELECT * FROM wm_read_neighbors_first(%s, 'pet:c', NULL, '{}', false)",
     "wm_pin_reader": "SELECT wm_pin_reader(%s)",
 }
 
@@ -228,3 +229,16 @@ def test_the_console_role_cannot_pin_an_owner(one: Database, world: str, functio
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute(PINNED[function], (world,))
         conn.rollback()
+
+
+def test_the_neighbors_function_is_what_its_files_compose() -> None:
+    """wm_read_neighbors_first (migrations/0081) froze graph/sql/traversal_first.sql with
+    cypher/neighbors_first.cypher composed in; a change to either file without a new migration fails here."""
+    composed = sql.SQL(load("traversal_first")).format(hops=cypher.call(traversal_first.HOPS, "%(graph)s"))
+    body = "\n".join(line for line in composed.as_bytes(None).decode().splitlines() if not line.startswith("--"))
+    for placeholder, argument in (("%(ref)s", "wanted"), ("%(system_time)s", "system_time"), ("%(graph)s", "graph"),
+                                  ("%(all_types)s", "all_types")):
+        body = body.replace(placeholder, argument)
+    migration = (Path(__file__).parent.parent / "migrations" / "0081_pinned_neighbors.sql").read_text()
+    frozen = migration.split("-- BEGIN composed\n", 1)[1].split("\n-- END composed", 1)[0]
+    assert frozen == body

@@ -1,7 +1,8 @@
-"""A traversal's first level in one statement after the owner, in one round trip (issue 11).
+"""A traversal's first level in one statement that pins its owner, in one round trip (issue 11).
 
-graph/sql/traversal_first.sql resolves the ref (wm_resolve, migrations/0074), reads the relation types and,
-as known at a past system time, whether the owner had merged anything by then, and runs
+graph/sql/traversal_first.sql (the body of migration 0081's wm_read_neighbors_first, which pins the owner
+first; graph/sql/traversal_first_pinned.sql calls it) resolves the ref (wm_resolve, migrations/0074), reads
+the relation types and, as known at a past system time, whether the owner had merged anything by then, and runs
 cypher/neighbors_first.cypher, whose frontier (wm_frontier, 0075) is the origin and the entities merged into
 it. graph.reads.traversal takes the level from here and goes on, in a transaction of its own, only when it
 must: a deeper level, or targets that were merged.
@@ -12,10 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cache
 from typing import Any
-
-from psycopg import sql
 
 import cypher
 from graph.age.mirror import micros
@@ -37,12 +35,6 @@ class First:
     edges: list[dict[str, Any]] = field(default_factory=list)
 
 
-@cache
-def statement() -> bytes:
-    """traversal_first.sql with the Cypher call composed in, rendered once (UTF-8)."""
-    return sql.SQL(load("traversal_first")).format(hops=cypher.call(HOPS, "%(graph)s")).as_bytes(None)
-
-
 def params(ref: str, valid: datetime, system: datetime | None, directions: tuple[bool, bool],
            predicates: list[str] | None, deeper: bool) -> dict[str, Any]:
     """The statement's parameters; the Cypher ones travel in one JSON map (`graph`). `deeper`: the walk goes
@@ -54,10 +46,9 @@ def params(ref: str, valid: datetime, system: datetime | None, directions: tuple
 
 
 def first_level(db: Database, owner: str, ref: str, query: dict[str, Any]) -> First:
-    """The first statement's answer, in one round trip (Database.read_round); an alias naming several
+    """The first statement's answer, in one round trip (Database.read_pinned); an alias naming several
     entities is AMBIGUOUS_REF, as in entities.resolve."""
-    # type: read_round's queries are LiteralString; this one is composed from two named files, rendered once
-    (rows,) = db.read_round(owner, [(statement(), query)])  # type: ignore[list-item]
+    rows = db.read_pinned(owner, load("traversal_first_pinned"), query)
     head = rows[0]
     if head["outcome"] == "ambiguous":
         raise entities.ambiguous(ref)

@@ -6,6 +6,9 @@
 -- traversal_relation_types.sql as a jsonb array: every one with %(all_types)s, for a walk deeper than this
 -- level, else only those of the edges found, for their labels: all of them cost 0.28 ms a call, measured) and merged_then (traversal_any_merge_at.sql's answer; NULL
 -- when believed now); then one row per edge (part 1) in the agtype columns of neighbors_first.cypher.
+-- This statement is the body of wm_read_neighbors_first (migrations/0081), which pins the owner first; the
+-- running statement calls it (traversal_first_pinned.sql). tests/test_one_statement.py checks that the
+-- migration's body is still this file with the Cypher file composed in: a change here needs a new migration.
 WITH origin AS MATERIALIZED (
     SELECT outcome, id, ref, kind, canonical_name FROM wm_resolve(%(ref)s, %(system_time)s::timestamptz, true)
 ), hops AS (
