@@ -3,9 +3,11 @@ survive connections that died while idle (a restart), without restarting the sha
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 from collections.abc import Iterator
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -13,11 +15,13 @@ from fastapi.testclient import TestClient
 
 from cli.main import main
 from graph.errors import Unavailable
+from graph.platform.connect import app_socket_dir, role_url
 from graph.platform.db import Database
 from graph.platform.errors import PlatformError
 from graph.platform.reachable import probe, require_reachable, where
 from graph.settings import Settings, get_settings
 from resolvers.app import create_app
+from tests.conftest import TEST_DB
 from tests.gql import codes, gql
 
 CONTEXT = '{ worldContext(message: "When is Luna fed?") { markdown warnings } }'
@@ -30,22 +34,45 @@ def free_port() -> int:
         return port
 
 
-def elsewhere(url: str) -> str:
-    """The same URL on a port where nothing listens."""
+def on_socket(url: str, directory: str, port: int) -> str:
+    """The same URL through the Unix socket `directory`/.s.PGSQL.`port`."""
     parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, f"host={directory}&port={port}", ""))
+
+
+def elsewhere(url: str) -> str:
+    """The same URL on a port where nothing listens (for a socket URL: a socket file that is not there, as
+    after `db down`: a stopped cluster removes its socket)."""
+    parts = urlsplit(url)
+    directory = parse_qs(parts.query).get("host")
+    if directory:
+        return on_socket(url, directory[0], free_port())
     netloc = parts.netloc.rsplit(":", 1)[0] + f":{free_port()}"
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-@pytest.fixture
-def dead_url(app_db_url: str) -> str:
-    return elsewhere(app_db_url)
+@pytest.fixture(params=["tcp", "socket", "stale socket"])
+def dead_url(request: pytest.FixtureRequest, settings: Settings, app_db_url: str) -> Iterator[str]:
+    """The app's URL where no server answers: over TCP, through a socket that is gone, and through a socket
+    file nobody accepts on (what a cluster killed with SIGKILL leaves behind)."""
+    if request.param == "tcp":
+        yield elsewhere(role_url(settings.model_copy(update={"db_socket": False}), "app", TEST_DB))
+        return
+    if app_socket_dir(settings) is None:
+        pytest.skip("the app role is on TCP here (WORLDMEM_DATABASE_URL or WORLDMEM_DB_SOCKET=0)")
+    if request.param == "socket":
+        yield elsewhere(app_db_url)
+        return
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="wm-") as directory, socket.socket(socket.AF_UNIX) as stale:
+        stale.bind(os.path.join(directory, f".s.PGSQL.{port}"))  # bound, never listening: connect is refused
+        yield on_socket(app_db_url, directory, port)
 
 
 def test_probe_tells_up_from_down(app_db_url: str, dead_url: str) -> None:
     assert probe(app_db_url) is None
     reason = probe(dead_url)
-    assert reason is not None and "refused" in reason.lower()
+    assert reason is not None and ("refused" in reason.lower() or "no such file" in reason.lower()), reason
     with pytest.raises(PlatformError) as caught:
         require_reachable(dead_url)
     text = str(caught.value)

@@ -1,7 +1,8 @@
 """The embedded database: PostgreSQL 18 + AGE + pgvector in a Debian forky root, run with chroot.
 
 Debian 12 cannot run the forky binaries directly (glibc), so a minimal root made by debootstrap
-carries them; the chroot shares the host network and serves on 127.0.0.1:<db_port>.
+carries them; the chroot shares the host network and serves on 127.0.0.1:<db_port>, and on a Unix
+socket in the root's /run/postgresql (the application role's way in, graph/platform/hba.py).
 Every step checks before it acts, so a second `db up` on a ready machine takes seconds.
 """
 
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from graph.platform.errors import PlatformError
+from graph.platform.hba import with_app_socket_line
 from graph.platform.host import host_debian_mirror, port_holder
 from graph.platform.secrets import load_or_create_secrets
 from graph.settings import Settings
@@ -188,6 +190,23 @@ def configure(root: Path, settings: Settings) -> None:
             _chroot(root, ["pg_ctlcluster", "18", "main", "restart"], "restart the cluster")
 
 
+def allow_app_socket_login(root: Path) -> None:
+    """pg_hba.conf lets the app role log in over the Unix socket with its password; a running cluster reloads
+    it (a reload, never a restart: sessions of every database in the cluster go on)."""
+    hba = root / CONF_DIR / "pg_hba.conf"
+    if not hba.exists():
+        raise PlatformError(f"{hba} is missing: the cluster in the root is incomplete",
+                            "remove the root (worldmem db down first) and run `worldmem db up` again")
+    before = hba.read_text()
+    after = with_app_socket_line(before)
+    if after == before:
+        return
+    progress("pg_hba.conf: the application role may log in over the Unix socket (scram-sha-256)")
+    hba.write_text(after)
+    if is_running(root):
+        _chroot(root, ["pg_ctlcluster", "18", "main", "reload"], "reload the cluster")
+
+
 def is_running(root: Path) -> bool:
     if not (root / PG_BIN).exists():
         return False
@@ -233,6 +252,7 @@ def up(settings: Settings) -> None:
     root = ensure_root(settings)
     ensure_packages(root, settings)
     configure(root, settings)
+    allow_app_socket_login(root)
     start(root, settings.db_port)
     ensure_admin_password(root, settings)
 

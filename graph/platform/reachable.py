@@ -7,7 +7,7 @@ and what to do, because the usual causes are a stopped embedded cluster or a wro
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import psycopg
 
@@ -16,12 +16,20 @@ from graph.platform.errors import PlatformError
 CONNECT_TIMEOUT_S = 2  # libpq's minimum; refused connections fail at once anyway
 HINT = ("start the embedded database with `worldmem db up`, or check WORLDMEM_DATABASE_URL "
         "(your own server) and WORLDMEM_DB_PORT (the embedded one, default 54318)")
+# A cluster whose pg_hba.conf predates the app role's socket line answers the socket with `peer`.
+PEER_HINT = ("run `worldmem db up` once more (it lets the application role log in over the Unix socket with its "
+             "password), or set WORLDMEM_DB_SOCKET=0 to connect over TCP")
 
 
 def where(url: str) -> str:
-    """host:port/dbname of a URL, without credentials."""
+    """host:port/dbname of a URL, or the socket file and database of a Unix-socket URL; never credentials."""
     parts = urlsplit(url)
-    return f"{parts.hostname or 'localhost'}:{parts.port or 5432}{parts.path or '/'}"
+    query = parse_qs(parts.query)
+    host = query.get("host", [parts.hostname or "localhost"])[0]
+    port = query.get("port", [str(parts.port or 5432)])[0]
+    if host.startswith("/"):
+        return f"socket {host.rstrip('/')}/.s.PGSQL.{port} (database {parts.path.lstrip('/') or 'postgres'})"
+    return f"{host}:{port}{parts.path or '/'}"
 
 
 def probe(url: str) -> str | None:
@@ -38,7 +46,8 @@ def require_reachable(url: str) -> None:
     """Raise PlatformError (with what to do) when the database at `url` cannot be reached."""
     reason = probe(url)
     if reason is not None:
-        raise PlatformError(f"the database at {where(url)} is not reachable ({_short(reason)})", HINT)
+        hint = PEER_HINT if "peer authentication failed" in reason.lower() else HINT
+        raise PlatformError(f"the database at {where(url)} is not reachable ({_short(reason)})", hint)
 
 
 def _short(reason: str) -> str:
