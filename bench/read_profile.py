@@ -19,6 +19,10 @@ over the four reads (stateAt now, getEntity, stateAt T, neighbors depth 1), 30 w
   read per input) alternate between them (in turns first), so load drifts hit both alike; p50/p95 per side
   and the ratios.
 
+Round trips and timings use a connection made the way the app makes it (`role_url`: worldmem_app, through the
+Unix socket on a checkout that has it); only `--plans` connects as the admin role and then `SET ROLE
+worldmem_app` (the admin may load auto_explain), over TCP.
+
 Only the library entry points bench.http_reads calls are imported, so the file runs against another
 checkout's code too (`PYTHONPATH=/work/main python bench/read_profile.py`, after copying it out), which
 is how the before/after in bench/README.md was measured.
@@ -47,7 +51,7 @@ from bench import cmp_world
 from bench.cmp_load import owner
 from bench.http_server import Summary, load_average
 from graph.agent.recall import get_entity
-from graph.platform.connect import admin_url
+from graph.platform.connect import admin_url, role_url
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.reads.traversal import NeighborQuery, neighbors
@@ -79,6 +83,11 @@ def app_session(url: str) -> Database:
             conn.execute(setting)
         conn.autocommit = False
     return db
+
+
+def app_pool() -> Database:
+    """A one-connection pool as the app makes it (worldmem_app, its URL: the Unix socket where it has one)."""
+    return Database(role_url(get_settings(), "app", DB), max_size=1, statement_timeout_ms=60_000)
 
 
 def traced(db: Database, read: Read, gi: int, ref: str) -> Counter[str]:
@@ -114,7 +123,7 @@ def explained(db: Database, action: Callable[[], Any]) -> list[str]:
 def worker() -> None:
     """`--worker`: run the batches the coordinator sends (one JSON list of [gi, ref] per line), answer each
     with the seconds per read and input (one JSON object per line)."""
-    db = app_session(admin_url(get_settings(), DB))
+    db = app_pool()
     for line in sys.stdin:
         batch = json.loads(line)
         lat: dict[str, list[float]] = {key: [] for name in READS for key in (name, f"{name} cpu")}
@@ -201,7 +210,7 @@ def main() -> None:
     if args.baseline:
         compare(args.baseline, refs, args.reps, args.rounds)
         return
-    db = app_session(admin_url(get_settings(), DB))
+    db = app_pool()
     lat: dict[str, list[float]] = {name: [] for name in READS}
     profile = cProfile.Profile()
     try:
@@ -232,11 +241,15 @@ def main() -> None:
             print(f"cProfile of {args.read}, {args.reps} calls, by own time:")
             print(text.getvalue())
         if args.plans:
-            for name, read in READS.items():
-                print(f"--- {name}")
-                for plan in explained(db, partial(read, db, *refs[0])):
-                    print(plan)
-                    print()
+            session = app_session(admin_url(get_settings(), DB))
+            try:
+                for name, read in READS.items():
+                    print(f"--- {name}")
+                    for plan in explained(session, partial(read, session, *refs[0])):
+                        print(plan)
+                        print()
+            finally:
+                session.close()
     finally:
         db.close()
 

@@ -95,6 +95,7 @@ def test_db_up_twice_is_quick_and_applies_nothing(settings: Settings) -> None:
     info = json.loads(status.stdout)
     if info["mode"] == "embedded":
         assert info["running"] is True
+        assert info["app_socket"] is None or Path(str(info["app_socket"])).is_socket()  # the app role's way in
         assert info["root_ready"] is True and info["packages_installed"] is True
     # Every migration of this checkout is applied. A shared cluster may hold more (other branches' numbers
     # applied by their own `db up`), so equality would fail for reasons outside this checkout.

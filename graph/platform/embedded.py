@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from graph.platform.connect import app_socket_dir, socket_file
 from graph.platform.errors import PlatformError
 from graph.platform.hba import with_app_socket_line
 from graph.platform.host import host_debian_mirror, port_holder
@@ -265,5 +266,6 @@ def status(settings: Settings) -> dict[str, object]:
         "packages_installed": (root / PG_BIN).exists(),
         "running": is_running(root) if (root / BASE_MARKER).exists() else False,
         "port": settings.db_port,
+        "app_socket": str(socket_file(socket, settings.db_port)) if (socket := app_socket_dir(settings)) else None,
         "age_package": package_version(root) if (root / PG_BIN).exists() else None,
     }
