@@ -3,8 +3,9 @@
     python -m bench.socket_rtt [--calls 4000] [--rounds 2] [--db worldmem_perf_cmp]
 
 Two connections as worldmem_app to the same database (`role_url` with `db_socket` off and on), used in
-alternating batches of 500 calls so load drifts hit both alike. Two calls: a bare `SELECT 1`, and the shape of
-an owner transaction's set-up (set_config of the owner and read-only, then a statement, in one pipeline).
+alternating batches of 500 calls so load drifts hit both alike. Three calls: a bare `SELECT 1`, the shape of
+an owner transaction's set-up (set_config of the owner and read-only, then a statement, in one pipeline), and
+one 8 kB row (the wire cost of a point read's answer).
 Prints p50/p95 per call and the client's CPU per call (time.process_time), with the load average. Reads
 nothing from the database's tables.
 """
@@ -35,7 +36,10 @@ def calls(conn: psycopg.Connection) -> dict[str, Callable[[], object]]:
             cur = conn.execute("SELECT 1")
         return cur.fetchall()
 
-    return {"SELECT 1": plain, "owner + statement, pipelined": owner_pipeline}
+    def wide() -> object:  # about the size of a point read's answer (stateAt of a person: 2-8 kB of JSON)
+        return conn.execute("SELECT repeat('x', 8000)").fetchall()
+
+    return {"SELECT 1": plain, "owner + statement, pipelined": owner_pipeline, "8 kB row": wide}
 
 
 def main() -> None:

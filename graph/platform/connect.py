@@ -2,8 +2,9 @@
 
 The admin role (migrations, test databases, tokens) talks TCP to 127.0.0.1: nothing it does is hot. The
 application role reaches the embedded cluster through its Unix socket when `db_socket` is on (the default):
-a round trip there costs about 40 us less than over TCP loopback (bench/README.md, "Unix socket"). A URL of
-your own (WORLDMEM_DATABASE_URL) is used as given, for both roles.
+a round trip there costs 10-30 us less than over TCP loopback, a point read about 0.1 ms less at p50
+(bench/README.md, "The app role over the Unix socket"). A URL of your own (WORLDMEM_DATABASE_URL) is used as
+given, for both roles.
 """
 
 from __future__ import annotations
