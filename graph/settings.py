@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     db_port: int = Field(default=54318, description="Port of the embedded cluster on 127.0.0.1.")
     db_socket: bool = Field(
         default=True, description="The application role reaches the embedded cluster over its Unix socket "
-        "(<data_dir>/root/run/postgresql; a point read about 0.1 ms faster than over TCP loopback, bench/README.md); "
+        "(<data_dir>/root/run/postgresql; a point read's p50 0.02-0.15 ms lower than over TCP, bench/README.md); "
         "off: over 127.0.0.1 like the admin role. Ignored with database_url.")
     debian_suite: str = Field(default="forky", description="Debian suite for the embedded root (forky or sid).")
     debian_mirror: str | None = Field(
