@@ -1,12 +1,13 @@
 """searchWorldMemory at scale (issues 11 and 13): p50 / p95 / p99 at the bench seed's 100,000 entities and
 1,000,000 facts (owner bench-a), hybrid (the offline model embeds each query) and text only.
 
-    python -m bench.search_scale [--runs 200] [--seed] [--explain] [--kinds] [--reproject] [--db worldmem_search_scale]
+    python -m bench.search_scale [--runs 200] [--seed] [--explain] [--kinds] [--reproject [--random-vectors]]
+        [--db worldmem_search_scale]
 
 Runs on a database of its own (default worldmem_search_scale; seeded by bench.seed's steps with --seed, then
 migrated with this checkout's migrations), never on the shared bench database. Adds entity projections for
-bench-a once, set-based (bench/sql/scale_projections.sql: the sweep's texts with random unit vectors, so
-the HNSW index and the query cost are real while meaning is not: bench.retrieval_eval measures that), with
+bench-a once, set-based (bench/sql/scale_projections.sql: the sweep's texts with the offline model's embeddings
+of them, batched by bench/scale_vectors.py; `--random-vectors` loads random unit vectors instead), with
 the HNSW indexes dropped during the load and built afterwards from their own definitions (inserting 74,000
 rows one by one into the graph took 1,318 s), VACUUM ANALYZEs, then calls search_world_memory end to end as
 worldmem_app under row-level security.
@@ -24,7 +25,7 @@ import time
 import psycopg
 from psycopg import sql
 
-from bench import load
+from bench import load, scale_vectors
 from bench.seed import OWNER_A, seed, seeded
 from graph.agent.search import search_world_memory
 from graph.finder import query_vectors
@@ -65,10 +66,10 @@ def by_kind(db: Database, model: Embedder | None, qs: list[str]) -> dict[str, di
             for kind, t in times.items()}
 
 
-def prepare(settings: Settings, db: str, model: str, *, again: bool = False) -> None:
-    """This checkout's migrations, then (once, or `again`) the projections: HNSW indexes dropped, rows inserted,
-    indexes built from their saved definitions, VACUUM ANALYZE (visibility map and statistics as in steady
-    state)."""
+def prepare(settings: Settings, db: str, model: Embedder, *, again: bool = False, random_vectors: bool = False) -> None:
+    """This checkout's migrations, then (once, or `again`) the projections: HNSW indexes dropped, rows inserted
+    with the model's embeddings of their texts (or random unit vectors), indexes built from their saved
+    definitions, VACUUM ANALYZE (visibility map and statistics as in steady state)."""
     migrate(settings, admin_url(settings, db))
     with psycopg.connect(admin_url(settings, db), autocommit=True) as conn:
         if again:
@@ -83,13 +84,15 @@ def prepare(settings: Settings, db: str, model: str, *, again: bool = False) -> 
         defs = conn.execute(load("scale_hnsw_defs")).fetchall()
         for name, _ in defs:
             conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
-        added = conn.execute(load("scale_projections"), {"owner": OWNER_A, "model": model}).rowcount
+        added, embedding_s = scale_vectors.insert(conn, OWNER_A, model, random_vectors=random_vectors)
         loaded = time.perf_counter()
         for _, definition in defs:
             conn.execute(trusted(definition))  # pg_indexes' text of an index this database had
         built = time.perf_counter()
         conn.execute("VACUUM ANALYZE memory_projections")
-        print(f"[scale] {added} projections inserted in {loaded - started:.0f} s, {len(defs)} HNSW indexes built "
+        how = "random vectors" if random_vectors else "embedded"
+        print(f"[scale] {added} projections ({how} in {embedding_s:.0f} s) inserted in {loaded - started:.0f} s, "
+              f"{len(defs)} HNSW indexes built "
               f"in {built - loaded:.0f} s, vacuumed in {time.perf_counter() - built:.0f} s", flush=True)
 
 
@@ -118,7 +121,7 @@ def explain(db: Database, model: Embedder, q: str) -> None:
         for name in ("agent_search_entities", "agent_search_facts", "finder_search_text", "finder_search_vector"):
             text = load_sql(name).replace("{dim}", "512")
             if name == "finder_search_vector":  # as the search runs it: only this statement without sorting
-                conn.execute(load_sql("finder_set_search"))
+                conn.execute(load_sql("finder_set_search"), {"ef": finder.ef_search(finder.LIST_K)})
             plan = conn.execute("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) " + text, params).fetchall()
             print(f"\n-- {name} ({q!r})")
             for row in plan:
@@ -135,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=SCALE_DB, help="the bench's own database (never the shared one)")
     parser.add_argument("--reproject", action="store_true",
                         help="delete the owner's projections and load them again (after a change of their text)")
+    parser.add_argument("--random-vectors", action="store_true",
+                        help="with --reproject: random unit vectors instead of the model's embeddings of the texts")
     args = parser.parse_args(argv)
     settings = get_settings()
     if (OWNER_A, args.entities) not in seeded(settings, args.db):
@@ -144,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         seed(settings, args.entities, args.entities // 10, db=args.db)
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
-    prepare(settings, args.db, model.name, again=args.reproject)
+    prepare(settings, args.db, model, again=args.reproject, random_vectors=args.random_vectors)
     db = Database(role_url(settings, "app", args.db), max_size=2, statement_timeout_ms=60_000)
     try:
         qs = queries(args.runs, args.entities, random.Random(11))
