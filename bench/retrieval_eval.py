@@ -16,7 +16,8 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -178,6 +179,18 @@ def misses(db: Database, owner: str, embedder: Embedder, hybrid: Score,
                 print(f"  miss [{q.category}] {q.text!r} -> {q.ref} at {rank or '>10'}; alone {alone}; top 5 {top}")
 
 
+@contextmanager
+def forced_index(ef: int) -> Iterator[None]:
+    """The finder's vector list through the HNSW index (this world is below EXACT_BELOW, so search reads it
+    exactly) with hnsw.ef_search `ef` whatever the list's k."""
+    saved = finder.EXACT_BELOW, finder.ef_search
+    finder.EXACT_BELOW, finder.ef_search = 1, lambda k: ef  # type: ignore[assignment]  # bench-only override
+    try:
+        yield
+    finally:
+        finder.EXACT_BELOW, finder.ef_search = saved  # type: ignore[assignment]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.retrieval_eval", description=__doc__.split("\n")[0])
     parser.add_argument("--fillers", type=int, default=2400, help="generated entities besides the anchors")
@@ -188,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the scratch database (its name is printed)")
     parser.add_argument("--latency", type=int, default=0, metavar="PASSES",
                         help="also time finder.search over both sets PASSES times (p50/p95)")
+    parser.add_argument("--ef", default="", metavar="LIST",
+                        help="also score each hnsw.ef_search value (e.g. 40,100,400) with the index forced")
     args = parser.parse_args(argv)
     ok = True
     with scratch(get_settings(), keep=args.keep) as (_admin, app):
@@ -214,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
                         misses(db, OWNER, embedder, scores["hybrid"], queries)
                     hybrid = Score.mrr(scores["hybrid"].ranks)
                     ok = ok and all(hybrid >= Score.mrr(s.ranks) for s in scores.values())
+                for ef in [int(x) for x in args.ef.split(",") if x]:
+                    with forced_index(ef):
+                        for label, queries in SETS.items():
+                            report(db, OWNER, embedder, False, queries, f"{label} (HNSW forced, ef_search {ef})")
                 if args.latency:
                     p50, p95 = search_latency_ms(db, OWNER, embedder, args.latency)
                     print(f"[{embedder.name}] finder.search p50 {p50:.1f} / p95 {p95:.1f} ms "

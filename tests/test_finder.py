@@ -23,7 +23,7 @@ from graph.finder import query_vectors, reconciler
 from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
 from graph.finder.query_names import MAX_FORMS, name_forms
-from graph.finder.search import EXACT_BELOW, RRF_K, rrf, tied_ranks, use_index
+from graph.finder.search import EXACT_BELOW, LIST_K, RRF_K, ef_search, rrf, tied_ranks, use_index
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -344,7 +344,7 @@ def test_search_lists_are_index_scans(db: Database, demo: str, admin_conn: psyco
               "embedding": vector}
     with db.owner_tx(demo, read_only=True) as conn:
         conn.execute("SET LOCAL enable_seqscan = off")
-        conn.execute(load("finder_set_search"))
+        conn.execute(load("finder_set_search"), {"ef": ef_search(LIST_K)})
         nearest = conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) " + load("finder_search_vector")).format(
             dim=sql.Literal(512)), params).fetchone()
         conn.execute(load("finder_reset_search"))
@@ -361,7 +361,7 @@ def test_projection_text_and_vector_plans_hold_without_owner_statistics(db: Data
               "embedding": vector_literal([1.0] + [0.0] * 511)}
     with db.owner_tx(demo, read_only=True) as conn:
         text = json.dumps(conn.execute("EXPLAIN (FORMAT JSON) " + load("finder_search_text"), params).fetchone())
-        conn.execute(load("finder_set_search"))
+        conn.execute(load("finder_set_search"), {"ef": ef_search(LIST_K)})
         nearest = json.dumps(conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) " + load("finder_search_vector")).format(
             dim=sql.Literal(512)), params).fetchone())
     # The stored columns (ts_match_vq, LEAKPROOF): at scale both GIN columns are index conditions (the
