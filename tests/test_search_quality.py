@@ -69,7 +69,7 @@ def test_the_index_path_finds_what_the_exact_scan_finds(db: Database, world: tup
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """This world (about 2,460 projections) is below EXACT_BELOW, so search reads it exactly and the scores
     above are deterministic. An owner with more is searched through the approximate HNSW index: here, on
-    the same rows, it must agree with the exact top 20 (finder_set_search: 99.6 % measured) and return them
+    the same rows, it must agree with the exact top 20 (ef_search(LIST_K) = 400: 99.9 % measured) and return them
     nearest first although the iterative scan runs in relaxed order."""
     owner, model = world
     params = {"query": "", "kind": None, "at": datetime.now(UTC), "k": finder_search.LIST_K, "from": None,

@@ -39,9 +39,9 @@ LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 INDEXED_DIMENSIONS = frozenset({384, 512, 768, 1024, 1536})  # HNSW indexes of migration 0039
 EXACT_BELOW = 10_000  # an owner with fewer projections is read exactly (all rows sorted by distance; 0059)
 # hnsw.ef_search of the indexed vector list: candidates per result, with a floor and a ceiling (ef_search)
-EF_PER_RESULT = 8
+EF_PER_RESULT = 20
 EF_MIN = 100
-EF_MAX = 400
+EF_MAX = 1000  # pgvector's largest hnsw.ef_search
 Lists = Literal["name", "fact", "text", "meaning"]
 ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
 # Query embeddings run here, beside the statements of the same search: measured, it helps the median when
