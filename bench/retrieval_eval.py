@@ -1,12 +1,14 @@
 """Retrieval quality of searchWorldMemory on a generated world (issue 13): recall@5 and MRR@10 for full
 text only, vector only, text + names (the no-model mode) and hybrid, per embedding candidate.
 
-    python -m bench.retrieval_eval [--fillers 2400] [--minilm PATH/model.zip] [--by-category]
+    python -m bench.retrieval_eval [--fillers 2400] [--minilm PATH/model.zip] [--by-category] [--keep] [--ef 40,400]
 
 On a scratch database of its own (created, migrated and dropped): bench.retrieval_world's world is
 committed through the committer, the reconciler projects and embeds it, then every labelled query runs
 through the finder as worldmem_app under row-level security. A query scores its first hit about the
-labelled entity (the entity itself, a fact about it, or a memory about it).
+labelled entity (the entity itself, a fact about it, or a memory about it). `--ef` scores the world again
+for each hnsw.ef_search value with the vector list forced through the HNSW index (the world is below
+EXACT_BELOW, so the finder reads it exactly otherwise).
 """
 
 from __future__ import annotations
@@ -184,11 +186,11 @@ def forced_index(ef: int) -> Iterator[None]:
     """The finder's vector list through the HNSW index (this world is below EXACT_BELOW, so search reads it
     exactly) with hnsw.ef_search `ef` whatever the list's k."""
     saved = finder.EXACT_BELOW, finder.ef_search
-    finder.EXACT_BELOW, finder.ef_search = 1, lambda k: ef  # type: ignore[assignment]  # bench-only override
+    finder.EXACT_BELOW, finder.ef_search = 1, lambda k: ef  # bench-only override
     try:
         yield
     finally:
-        finder.EXACT_BELOW, finder.ef_search = saved  # type: ignore[assignment]
+        finder.EXACT_BELOW, finder.ef_search = saved
 
 
 def main(argv: list[str] | None = None) -> int:
