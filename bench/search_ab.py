@@ -25,7 +25,8 @@ from typing import Any
 
 from psycopg import sql
 
-from bench.search_scale import OWNER_A, SCALE_DB, queries
+from bench.search_scale import SCALE_DB, queries
+from bench.seed import OWNER_A
 from graph.agent.search import search_world_memory
 from graph.finder import query_vectors
 from graph.finder import search as finder
@@ -45,15 +46,19 @@ def variant(v: Variant) -> Iterator[None]:
     try:
         yield
     finally:
-        finder.embedding_param, finder.ef_search = saved  # type: ignore[assignment]
+        finder.embedding_param, finder.ef_search = saved
+
+
+def fixed(ef: int) -> Callable[[int], int]:
+    return lambda k: ef
 
 
 def variants(efs: list[int]) -> dict[str, Variant]:
     rule = finder.ef_search
     out: dict[str, Variant] = {}
     for ef in efs:
-        out[f"text vector, ef_search {ef}"] = (vector_literal, lambda k, ef=ef: ef)
-        out[f"binary vector, ef_search {ef}"] = (finder.embedding_param, lambda k, ef=ef: ef)
+        out[f"text vector, ef_search {ef}"] = (vector_literal, fixed(ef))
+        out[f"binary vector, ef_search {ef}"] = (finder.embedding_param, fixed(ef))
     out[f"binary vector, ef_search rule ({rule(finder.LIST_K)} at k {finder.LIST_K})"] = (finder.embedding_param, rule)
     return out
 
