@@ -9,8 +9,8 @@ import psycopg
 import pytest
 
 from graph.finder import search as finder
-from graph.finder.search import EF_MAX, EF_MIN, EF_PER_RESULT, LIST_K, ef_search
-from graph.finder.vector_param import QueryVector, VectorBinaryDumper
+from graph.finder.search import LIST_K, ef_search
+from graph.finder.vector_param import EF_MAX, EF_MIN, EF_PER_RESULT, QueryVector, VectorBinaryDumper
 from graph.platform.db import Database
 from graph.sql import load
 

@@ -26,7 +26,8 @@ from graph.finder import query_vectors, sizes
 from graph.finder.embedders import Embedder, EmbeddingFailed
 from graph.finder.query_names import name_forms
 from graph.finder.rounds import OwnerRounds, Rounds, in_transaction
-from graph.finder.vector_param import QueryVector
+from graph.finder.vector_param import ef_search as ef_search  # re-exported: benches override it here
+from graph.finder.vector_param import embedding_param as embedding_param  # the same
 from graph.reads.temporal import FactView
 from graph.sql import load, trusted
 
@@ -38,10 +39,6 @@ RRF_K = 5
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 INDEXED_DIMENSIONS = frozenset({384, 512, 768, 1024, 1536})  # HNSW indexes of migration 0039
 EXACT_BELOW = 10_000  # an owner with fewer projections is read exactly (all rows sorted by distance; 0059)
-# hnsw.ef_search of the indexed vector list: candidates per result, with a floor and a ceiling (ef_search)
-EF_PER_RESULT = 20
-EF_MIN = 100
-EF_MAX = 1000  # pgvector's largest hnsw.ef_search
 Lists = Literal["name", "fact", "text", "meaning"]
 ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
 # Query embeddings run here, beside the statements of the same search: measured, it helps the median when
@@ -241,17 +238,6 @@ def _nearest_to(run: Rounds, vector: list[float], model: str, params: dict[str, 
     found = run([(load("finder_set_search"), {"ef": ef_search(int(params["k"]))}), (query, values),
                  (load("finder_reset_search"), ())])
     return by_score(found[1])
-
-
-def ef_search(k: int) -> int:
-    """How many candidates the HNSW scan keeps for a list of k rows (pure): EF_PER_RESULT per row, at least
-    EF_MIN, at most EF_MAX (bench/README.md, "How many candidates the HNSW list keeps")."""
-    return min(max(EF_PER_RESULT * k, EF_MIN), EF_MAX)
-
-
-def embedding_param(vector: list[float]) -> QueryVector:
-    """The query's embedding as the vector statements' parameter: binary, pgvector's format (vector_param)."""
-    return QueryVector(vector)
 
 
 def _owner_projections(run: Rounds, owner: str | None) -> int:

@@ -1,7 +1,12 @@
-"""The query's embedding as a binary parameter in pgvector's own format (`vector_recv`: int16 dimensions,
-int16 unused, then each value as a big-endian float4).
+"""The vector list's parameters: how many candidates the HNSW scan keeps (ef_search), and the query's embedding
+as a binary parameter in pgvector's own format (`vector_recv`: int16 dimensions, int16 unused, then each value
+as a big-endian float4).
 
-Why: the text form (`[0.0123457,...]`, embedders.vector_literal) costs 0.3-0.9 ms per search to format in
+ef_search: k times a factor, with a floor and a ceiling (the form of Weaviate's dynamic ef); 20 per row is the
+smallest measured factor at which the indexed list answers the labelled queries as the exact read does
+(bench/README.md, "How many candidates the HNSW list keeps"); finder_set_search binds it as a parameter.
+
+Why binary: the text form (`[0.0123457,...]`, embedders.vector_literal) costs 0.3-0.9 ms per search to format in
 Python and about 5.6 KB on the wire for 512 dimensions, where packing is about 20 µs and 2 KB (bench/README.md,
 "How many candidates the HNSW list keeps"). The dumper declares no type (oid 0): the statement's
 `%(embedding)s::vector(dim)` makes the server infer `vector` and read the bytes with pgvector's receive
@@ -23,6 +28,16 @@ import psycopg
 from psycopg import pq
 from psycopg.adapt import Dumper
 
+EF_PER_RESULT = 20
+EF_MIN = 100
+EF_MAX = 1000  # pgvector's largest hnsw.ef_search
+
+
+def ef_search(k: int) -> int:
+    """How many candidates the HNSW scan keeps for a list of k rows (pure): EF_PER_RESULT per row, at least
+    EF_MIN, at most EF_MAX."""
+    return min(max(EF_PER_RESULT * k, EF_MIN), EF_MAX)
+
 
 class QueryVector(list[float]):
     """A query embedding bound as a `vector` parameter in binary."""
@@ -37,3 +52,8 @@ class VectorBinaryDumper(Dumper):
 
 
 psycopg.adapters.register_dumper(QueryVector, VectorBinaryDumper)
+
+
+def embedding_param(vector: list[float]) -> QueryVector:
+    """The query's embedding as the vector statements' parameter (`%(embedding)s::vector(dim)`), in binary."""
+    return QueryVector(vector)
