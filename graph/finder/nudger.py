@@ -12,6 +12,9 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
+import weakref
+from typing import ClassVar
 
 from graph.finder.embedders import Embedder
 from graph.finder.reconciler import owners, reconcile_owner
@@ -32,12 +35,15 @@ class Nudger:
     """Nudges coalesce per owner: while an owner waits for the thread, a further nudge only adds its refs (a
     burst of commits costs one queue entry, one wake-up and one reconcile per owner, not one each)."""
 
+    _live: ClassVar[weakref.WeakSet[Nudger]] = weakref.WeakSet()  # every Nudger of the process, for drain_all
+
     def __init__(self, db: Database, embedder: Embedder | None, interval_s: float) -> None:
         self._db, self._embedder, self._interval = db, embedder, interval_s
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._lock = threading.Lock()
         self._waiting: dict[str, set[str] | None] = {}  # owner -> refs to reconcile (None: the whole owner)
         self._thread = threading.Thread(target=self._run, name="finder-reconciler", daemon=True)
+        Nudger._live.add(self)
 
     def start(self) -> None:
         self._thread.start()
@@ -56,6 +62,18 @@ class Nudger:
         if not queued:
             self._queue.put(owner)
 
+    @classmethod
+    def drain_all(cls, timeout_s: float) -> bool:
+        """Whether every nudge of every Nudger in this process has been reconciled, waiting up to `timeout_s`
+        (for a caller that must see the projections of the commits before it: a test that compares the
+        database before and after, while apps of earlier tests still reconcile in their threads)."""
+        deadline = time.monotonic() + timeout_s
+        while any(n._queue.unfinished_tasks for n in list(cls._live)):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
     def _run(self) -> None:
         while True:
             try:
@@ -63,11 +81,14 @@ class Nudger:
             except queue.Empty:
                 self._sweep_all()
                 continue
-            if owner is None:
-                return
-            with self._lock:
-                refs = self._waiting.pop(owner, None)
-            self._once(owner, sorted(refs) if refs is not None else None)
+            try:
+                if owner is None:
+                    return
+                with self._lock:
+                    refs = self._waiting.pop(owner, None)
+                self._once(owner, sorted(refs) if refs is not None else None)
+            finally:
+                self._queue.task_done()
 
     def _once(self, owner: str, refs: list[str] | None) -> None:
         try:
