@@ -102,20 +102,14 @@ class Database:
         the next fetch or at the end of the block (the transaction is then rolled back, never committed); a
         nested `conn.pipeline()` there would sync.
         """
-        check_owner(owner)
-        with self._translating(), self._pooled() as conn:
-            conn.autocommit = True
-            try:
-                with ExitStack() as block:
-                    with ExitStack() as setup:
-                        (block if pipelined else setup).enter_context(conn.pipeline())
-                        block.enter_context(psycopg.Transaction(conn))
-                        conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
-                    yield conn
-            finally:
-                # pipelined: a statement that failed before the COMMIT or ROLLBACK queued behind it made the
-                # server skip that; the failed transaction is rolled back here
-                _ended(conn)
+        # pipelined: a statement that failed before the COMMIT or ROLLBACK queued behind it made the server
+        # skip that; the failed transaction is rolled back when the connection goes back (_lent)
+        with self._lent(owner) as conn, ExitStack() as block:
+            with ExitStack() as setup:
+                (block if pipelined else setup).enter_context(conn.pipeline())
+                block.enter_context(psycopg.Transaction(conn))
+                conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
+            yield conn
 
     def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
                    ) -> list[list[dict[str, Any]]]:
@@ -130,16 +124,11 @@ class Database:
         Parameters as a mapping fill `%(name)s` placeholders; as a sequence, `$1, $2, ...` placeholders, and
         the text is sent as is (psycopg.RawCursor: no client-side parse of a long statement on every call).
         """
-        check_owner(owner)
-        with self._translating(), self._pooled() as conn:
-            conn.autocommit = True
-            try:
-                with conn.pipeline():
-                    conn.execute(load("tx_set_owner_read_only"), (owner,))
-                    cursors = _queued(conn, queries)
-                return [cur.fetchall() for cur in cursors]
-            finally:
-                _ended(conn)
+        with self._lent(owner) as conn:
+            with conn.pipeline():
+                conn.execute(load("tx_set_owner_read_only"), (owner,))
+                cursors = _queued(conn, queries)
+            return [cur.fetchall() for cur in cursors]
 
     def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The rows of ONE read-only statement that pins `owner` itself: one message, one round trip, no
@@ -148,13 +137,8 @@ class Database:
         and whose second is the read; the statement is its own transaction (autocommit), so nothing of the
         owner outlives it, and a statement that did not pin would read nothing (the policies fail closed).
         For the point reads (stateAt, stateAsKnownAt, factHistory, getEntity); errors as owner_tx's."""
-        check_owner(owner)
-        with self._translating(), self._pooled() as conn:
-            conn.autocommit = True
-            try:
-                return conn.execute(query, {**params, "owner": owner}).fetchall()
-            finally:
-                _ended(conn)
+        with self._lent(owner) as conn:
+            return conn.execute(query, {**params, "owner": owner}).fetchall()
 
     @contextmanager
     def read_tx(self, owner: str) -> Iterator[ReadTx]:
@@ -168,21 +152,28 @@ class Database:
         code runs on `tx.conn` must not open transactions or use what pipeline mode lacks (COPY, server-side
         cursors). Statements see what owner_tx's would: both are READ COMMITTED, a snapshot per statement.
         """
+        with self._lent(owner) as conn, ExitStack() as pipeline:  # BEGIN and COMMIT go inside the pipeline
+            tx = ReadTx(conn, owner, pipeline)
+            try:
+                yield tx
+            except BaseException:
+                if not tx.ended:
+                    tx.ended = True
+                    conn.execute(load("tx_rollback"), prepare=False)
+                raise
+            if not tx.ended:
+                tx.finish()
+
+    @contextmanager
+    def _lent(self, owner: str) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+        """A pooled connection for one block of `owner`'s (owner_tx, read_round, read_pinned, read_tx): the
+        owner checked, errors translated, autocommit while lent (each block sends its own BEGIN or Sync, and
+        its owner statement), and handed back as the pool lent it, whatever happened (_ended)."""
         check_owner(owner)
         with self._translating(), self._pooled() as conn:
-            conn.autocommit = True  # we send BEGIN and COMMIT ourselves, inside the pipeline
+            conn.autocommit = True
             try:
-                with ExitStack() as pipeline:
-                    tx = ReadTx(conn, owner, pipeline)
-                    try:
-                        yield tx
-                    except BaseException:
-                        if not tx.ended:
-                            tx.ended = True
-                            conn.execute(load("tx_rollback"), prepare=False)
-                        raise
-                    if not tx.ended:
-                        tx.finish()
+                yield conn
             finally:
                 _ended(conn)
 
