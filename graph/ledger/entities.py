@@ -74,13 +74,19 @@ def ambiguous(ref_or_alias: str) -> BadInput:
     return BadInput(f"{ref_or_alias!r} is ambiguous: it is an alias of several entities", code="AMBIGUOUS_REF")
 
 
+def found(row: dict[str, Any], ref_or_alias: str) -> bool:
+    """Whether a wm_resolve row's `outcome` names an entity (the reads carry it on their first row); an
+    ambiguous alias is AMBIGUOUS_REF."""
+    if row["outcome"] == "ambiguous":
+        raise ambiguous(ref_or_alias)
+    return bool(row["outcome"] == "found")
+
+
 def resolved(row: dict[str, Any] | None, ref_or_alias: str) -> Entity | None:
     """The entity of a wm_resolve row (`outcome` and the entity's columns): None when not found; an
     ambiguous alias is AMBIGUOUS_REF."""
-    if row is None or row["outcome"] == "not_found":
+    if row is None or not found(row, ref_or_alias):
         return None
-    if row["outcome"] == "ambiguous":
-        raise ambiguous(ref_or_alias)
     return Entity.model_validate(row)
 
 

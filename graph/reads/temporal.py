@@ -132,15 +132,6 @@ def answer(db: Database, owner: str, ref: str, q: Question) -> list[dict[str, An
     return db.read_pinned(owner, *answer_query(ref, q))
 
 
-def found(rows: list[dict[str, Any]], ref: str) -> bool:
-    """Whether the ref of `answer`'s rows named an entity; an ambiguous alias is AMBIGUOUS_REF, as in
-    entities.resolve."""
-    head = rows[0]
-    if head["outcome"] == "ambiguous":
-        raise entities.ambiguous(ref)
-    return bool(head["outcome"] == "found")
-
-
 def facts(rows: list[dict[str, Any]]) -> list[FactView]:
     """The facts of `answer`'s rows (an entity without any has one row whose fact id is NULL)."""
     return [FactView.from_row(r) for r in rows if r["id"] is not None]
@@ -166,7 +157,7 @@ def retention(db: Database, owner: str, rows: list[dict[str, Any]], q: Question)
 def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
     """One round trip, one statement after the owner (answer)."""
     rows = answer(db, owner, ref, q)
-    if not found(rows, ref):
+    if not entities.found(rows[0], ref):
         return None
     head = rows[0]
     return EntityStateView(ref=head["entity_ref"], kind=head["entity_kind"], name=head["entity_name"],
@@ -187,7 +178,7 @@ def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
 def fact_history(db: Database, owner: str, ref: str, predicate: str) -> list[FactView]:
     """Every row ever recorded for (ref, predicate), superseded and invalidated ones included."""
     rows = answer(db, owner, ref, Question.history(predicate))
-    return facts(rows) if found(rows, ref) else []
+    return facts(rows) if entities.found(rows[0], ref) else []
 
 
 def fact_history_retention(db: Database, owner: str, ref: str, predicate: str) -> RetentionNotice | None:
@@ -195,4 +186,4 @@ def fact_history_retention(db: Database, owner: str, ref: str, predicate: str) -
     (factHistory is a list, fixed by the public contract, so the notice is its own field beside it)."""
     q = Question.history(predicate)
     rows = answer(db, owner, ref, q)
-    return retention(db, owner, rows, q) if found(rows, ref) else None
+    return retention(db, owner, rows, q) if entities.found(rows[0], ref) else None

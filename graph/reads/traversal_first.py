@@ -50,9 +50,7 @@ def first_level(db: Database, owner: str, ref: str, query: dict[str, Any]) -> Fi
     entities is AMBIGUOUS_REF, as in entities.resolve."""
     rows = db.read_pinned(owner, load("traversal_first_pinned"), query)
     head = rows[0]
-    if head["outcome"] == "ambiguous":
-        raise entities.ambiguous(ref)
-    if head["outcome"] != "found":
+    if not entities.found(head, ref):
         return First(origin=None)
     return First(origin=head, types=head["types"] or [], merged_then=head["merged_then"],
                  edges=cypher.decode_rows(rows[1:], cypher.columns(HOPS)))
