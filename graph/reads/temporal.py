@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any, LiteralString
 from uuid import UUID
 
-import psycopg
 from pydantic import BaseModel, Field
 
 from graph.errors import BadInput
@@ -106,11 +105,6 @@ class Question:
     @property
     def follows_merges(self) -> bool:
         return self.predicate is None
-
-
-def resolve(conn: psycopg.Connection[Any], ref: str, q: Question) -> entities.Entity | None:
-    """The entity `ref` named as of the question's system time."""
-    return entities.resolve(conn, ref, follow=q.follows_merges, system_time=q.system_time)
 
 
 def answer_query(ref: str, q: Question) -> tuple[LiteralString, dict[str, Any]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime
-from typing import Any, Literal, LiteralString
+from typing import Any, Literal
 from uuid import UUID
 
 import psycopg
@@ -78,25 +78,11 @@ def _notice(lang: Lang, reason: Reason, edge: datetime, rollups: list[dict[str, 
                            rollups=found)
 
 
-def for_read(conn: psycopg.Connection[Any], entity_id: UUID, valid_time: datetime | None,
-             system_time: datetime | None, predicate: str | None = None) -> RetentionNotice | None:
-    """The notice for a read about valid time V as known at system time R (as_of), or for the history of
-    (entity, predicate) when no time is asked (history); None when the read stays inside the window or
-    nothing it covers was ever rolled up."""
-    if valid_time is None:
-        return for_series(conn, entity_id, predicate, "history") if predicate is not None else None
-    query, params = as_of_query(entity_id, valid_time)
-    return as_of(conn.execute(query, params).fetchall(), valid_time, system_time, lambda: owner_language(conn))
-
-
-def as_of_query(entity_id: UUID, valid_time: datetime) -> tuple[LiteralString, dict[str, Any]]:
-    """The statement of an as-of read's notice, to send along with the read's own (graph.reads.temporal)."""
-    return load("retention_notice"), {"subject_id": entity_id, "valid_time": valid_time}
-
-
 def as_of(rows: list[dict[str, Any]], valid_time: datetime, system_time: datetime | None,
           language: Callable[[], Lang]) -> RetentionNotice | None:
-    """The notice of an as-of read from the rows of `as_of_query`; `language` is asked only for a notice."""
+    """The notice of an as-of read from its rows' edge / rolled_up / rollups columns (wm_notice_as_of,
+    migrations/0075, inside the read's own statement: graph/sql/reads_state_at.sql); `language` is asked only
+    for a notice."""
     row = rows[0] if rows else None
     if row is None or not row["rolled_up"] or not before_edge(row["edge"], valid_time, system_time):
         return None
