@@ -33,7 +33,7 @@ def admin_url(settings: Settings, dbname: str | None = None) -> str:
     return _with_db(base, dbname) if dbname else base
 
 
-def socket_file(directory: Path, port: int) -> Path:
+def socket_file(directory: Path, port: int | str) -> Path:
     """The socket PostgreSQL listens on in `directory` for `port` (libpq's name for it)."""
     return directory / f".s.PGSQL.{port}"
 

@@ -7,10 +7,12 @@ and what to do, because the usual causes are a stopped embedded cluster or a wro
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import psycopg
 
+from graph.platform.connect import socket_file
 from graph.platform.errors import PlatformError
 
 CONNECT_TIMEOUT_S = 2  # libpq's minimum; refused connections fail at once anyway
@@ -28,7 +30,7 @@ def where(url: str) -> str:
     host = query.get("host", [parts.hostname or "localhost"])[0]
     port = query.get("port", [str(parts.port or 5432)])[0]
     if host.startswith("/"):
-        return f"socket {host.rstrip('/')}/.s.PGSQL.{port} (database {parts.path.lstrip('/') or 'postgres'})"
+        return f"socket {socket_file(Path(host), port)} (database {parts.path.lstrip('/') or 'postgres'})"
     return f"{host}:{port}{parts.path or '/'}"
 
 
