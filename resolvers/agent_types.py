@@ -29,12 +29,17 @@ class SearchMode(Enum):
 @strawberry.type(description="A fact as the agent reads it: its subject, the row, and one line of text")
 class AgentFact:
     subject: str = strawberry.field(description="Ref of the subject entity")
-    text: str = strawberry.field(description="The fact with its provenance suffix")
     fact: Fact
+    statement: strawberry.Private[r.Statement]
+
+    @strawberry.field(description="The fact with its provenance suffix")
+    def text(self) -> str:
+        """Rendered when asked for: most reads select the fact alone (issue 11, "Rendered text on demand")."""
+        return r.fact_line(self.statement)
 
     @classmethod
     def from_view(cls, st: r.Statement) -> AgentFact:
-        return cls(subject=st.subject, text=r.fact_line(st), fact=Fact.from_view(st.fact))
+        return cls(subject=st.subject, fact=Fact.from_view(st.fact), statement=st)
 
 
 @strawberry.type(description="An entity that a name may refer to, and how it matched")
@@ -64,12 +69,17 @@ class FindEntityResult:
     matches: list[EntityMatch]
     ambiguous: bool
     message: str | None
-    text: str
+    found: strawberry.Private[r.Found]
+
+    @strawberry.field
+    def text(self) -> str:
+        """Rendered when asked for, as AgentFact.text."""
+        return r.find_text(self.found)
 
     @classmethod
     def from_view(cls, f: r.Found) -> FindEntityResult:
         return cls(query=f.query, kind=f.kind, matches=_matches(f.matches), ambiguous=f.ambiguous,
-                   message=f.message, text=r.find_text(f))
+                   message=f.message, found=f)
 
 
 @strawberry.type(description="Facts about one entity; when no single entity is named, `entity` is null "
@@ -85,14 +95,19 @@ class EntityFacts:
     retention: RetentionNotice | None = strawberry.field(description=(
         "Set when the read reaches behind the retention edge (a time before it, or a history with pruned rows); "
         "its message also ends `text`"))
-    text: str
+    about: strawberry.Private[r.About]
+
+    @strawberry.field
+    def text(self) -> str:
+        """Rendered when asked for, as AgentFact.text."""
+        return r.about_text(self.about)
 
     @classmethod
     def from_view(cls, a: r.About) -> EntityFacts:
         return cls(query=a.query, entity=EntityMatch.from_view(a.entity) if a.entity else None,
                    aliases=a.aliases, facts=[AgentFact.from_view(s) for s in a.statements],
                    candidates=_matches(a.candidates), heading=a.heading, message=a.message,
-                   retention=RetentionNotice.from_model(a.retention), text=r.about_text(a))
+                   retention=RetentionNotice.from_model(a.retention), about=a)
 
 
 @strawberry.type(description="A summary, rollup or event summary the finder holds: a hint with the time it "
@@ -135,7 +150,12 @@ class SearchResult:
     message: str | None
     mode: str | None = strawberry.field(description="hybrid (meaning + text + names), or text (no embedding "
                                                     "model configured, or it failed for this query)")
-    text: str
+    result: strawberry.Private[r.SearchResult]
+
+    @strawberry.field
+    def text(self) -> str:
+        """Rendered when asked for, as AgentFact.text."""
+        return r.search_text(self.result)
 
     @classmethod
     def from_view(cls, s: r.SearchResult) -> SearchResult:
@@ -143,7 +163,7 @@ class SearchResult:
                           fact=AgentFact.from_view(h.statement) if h.statement else None,
                           memory=MemoryMatch.from_view(h.memory) if h.memory else None,
                           found_by=h.found_by, matched=h.matched) for h in s.hits]
-        return cls(query=s.query, hits=hits, message=s.message, mode=s.mode, text=r.search_text(s))
+        return cls(query=s.query, hits=hits, message=s.message, mode=s.mode, result=s)
 
 
 @strawberry.type(description="A world event and its direct cause")

@@ -116,10 +116,13 @@ async def offload(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         return await in_thread(fn, *args, **kwargs)
     if budget.remaining <= 0:
         raise _spent()
-    try:
-        await asyncio.wait_for(budget.gate.acquire(), budget.remaining)
-    except TimeoutError:
-        raise _spent() from None
+    if budget.gate.locked():  # wait, within the budget (wait_for makes a task: only when there is a wait)
+        try:
+            await asyncio.wait_for(budget.gate.acquire(), budget.remaining)
+        except TimeoutError:
+            raise _spent() from None
+    else:
+        await budget.gate.acquire()  # a free slot: taken at once, no waiting
     try:
         return await in_thread(fn, *args, **kwargs)
     finally:
