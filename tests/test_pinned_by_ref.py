@@ -37,7 +37,7 @@ def _as_of_0080(function: str) -> str:
 
 def _rows(conn: psycopg.Connection[Any], function: str, called: str, owner: str, name: str, at: datetime
           ) -> list[dict[str, Any]]:
-    query = sql.SQL(CALLS[function][0]).format(sql.SQL(called))  # type: ignore[arg-type]
+    query = sql.SQL(CALLS[function][0]).format(sql.SQL(called))
     return conn.execute(query, {"owner": owner, "name": name, "at": at}).fetchall()
 
 
@@ -45,9 +45,9 @@ def _rows(conn: psycopg.Connection[Any], function: str, called: str, owner: str,
 @pytest.mark.parametrize("at", [V0, datetime.now(UTC)])
 def test_both_paths_answer_as_0080(admin_conn: psycopg.Connection[Any], world: str,  # noqa: F811
                                    function: str, at: datetime) -> None:
-    admin_conn.row_factory = dict_row  # type: ignore[assignment]
+    admin_conn.row_factory = dict_row
     with admin_conn.transaction(force_rollback=True):
-        admin_conn.execute(_as_of_0080(function))  # type: ignore[arg-type]
+        admin_conn.execute(_as_of_0080(function))
         admin_conn.execute("SET LOCAL ROLE worldmem_app")  # row-level security as for the app
         seen = set()
         for owner in (world, "someone-else"):
