@@ -229,11 +229,14 @@ def main() -> None:
                         help="measure one side alone (default: both, call by call in turn)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="also ask servers of another checkout (its .venv), interleaved in random order")
+    parser.add_argument("--db", default=DB, help="the database (a branch with a migration: its own copy, made with "
+                        "CREATE DATABASE ... TEMPLATE worldmem_perf_cmp, so the shared one keeps main's migrations)")
     args = parser.parse_args()
+    name = args.db
     settings = get_settings()
     world = cmp_world.world()
-    fresh_database(settings, DB, keep=not args.reload)
-    db = Database(role_url(settings, "app", DB), max_size=2, statement_timeout_ms=120_000)
+    fresh_database(settings, name, keep=not args.reload)
+    db = Database(role_url(settings, "app", name), max_size=2, statement_timeout_ms=120_000)
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
     result: dict[str, Any] = {"at": datetime.now(UTC).isoformat(timespec="seconds"), "label": args.label,
@@ -244,15 +247,15 @@ def main() -> None:
         db.close()
         print(f"load: {result['load']}")
         return
-    tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
+    tokens = make_tokens(settings, name, {g.index: owner(g.index) for g in world})
     try:
         with ExitStack() as servers:
-            _, port = servers.enter_context(serve(DB, {"WORLDMEM_QUERY_VECTORS": "0"} if args.cold else None))
+            _, port = servers.enter_context(serve(name, {"WORLDMEM_QUERY_VECTORS": "0"} if args.cold else None))
             base = None
             if args.baseline:
-                text_port = servers.enter_context(serve(DB, {"WORLDMEM_EMBEDDING_PROVIDER": "none"},
+                text_port = servers.enter_context(serve(name, {"WORLDMEM_EMBEDDING_PROVIDER": "none"},
                                                         code_dir=args.baseline))[1]
-                hybrid_port = servers.enter_context(serve(DB, code_dir=args.baseline))[1]
+                hybrid_port = servers.enter_context(serve(name, code_dir=args.baseline))[1]
                 base = {False: Client(text_port, tokens[0]), True: Client(hybrid_port, tokens[0])}
             sides = Sides(db, Client(port, tokens[0]), tokens, model, base, args.cold)
             result["results"] = measure(sides, world, args.reps, search_only=args.search_only,

@@ -1,7 +1,7 @@
 """Where the time of issue 11's point reads goes, in the library: round trips, statements, Python.
 
     python -m bench.read_profile [--reps 300] [--cprofile 15] [--read stateAt(now)] [--plans]
-    python -m bench.read_profile --baseline /work/main [--reps 300] [--rounds 2]
+    python -m bench.read_profile --baseline /work/main [--reps 300] [--rounds 2] [--baseline-db NAME]
     (both take --db NAME: a copy of worldmem_perf_cmp to read instead)
 
 Against the comparison world of `python -m bench.http_reads` (database `worldmem_perf_cmp`, loaded there;
@@ -17,7 +17,8 @@ over the four reads (stateAt now, getEntity, stateAt T, neighbors depth 1), 30 w
 - `--baseline DIR`: before/after on the same machine at the same time: one worker process per checkout (this
   one, and DIR's code with DIR's .venv), each with its own one-connection pool; batches of 20 inputs (every
   read per input) alternate between them (in turns first), so load drifts hit both alike; p50/p95 per side
-  and the ratios.
+  and the ratios. `--baseline-db NAME`: the baseline side reads that database instead (a branch that adds a
+  migration reads its own copy, migrated, with --db; the baseline the shared one, as main has it).
 
 Round trips and timings use a connection made the way the app makes it (`role_url`: worldmem_app, through the
 Unix socket on a checkout that has it); only `--plans` connects as the admin role and then `SET ROLE
@@ -146,16 +147,17 @@ def ask(proc: subprocess.Popen[str], batch: list[tuple[int, str]]) -> dict[str, 
     return answer
 
 
-def spawn(code_dir: Path) -> subprocess.Popen[str]:
+def spawn(code_dir: Path, db: str) -> subprocess.Popen[str]:
     python = code_dir / ".venv" / "bin" / "python"
-    env = {**os.environ, "PYTHONPATH": str(code_dir)}
+    env = {**os.environ, "PYTHONPATH": str(code_dir), "READ_PROFILE_DB": db}
     return subprocess.Popen([str(python), __file__, "--worker"], env=env, cwd=code_dir, text=True,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 
-def compare(baseline: Path, refs: list[tuple[int, str]], reps: int, rounds: int) -> None:
-    """This checkout against `baseline`, batches of 20 inputs alternating between the two workers."""
-    sides = {"this": spawn(Path(__file__).resolve().parent.parent), "baseline": spawn(baseline)}
+def compare(baseline: Path, baseline_db: str, refs: list[tuple[int, str]], reps: int, rounds: int) -> None:
+    """This checkout against `baseline` (reading `baseline_db`), batches of 20 inputs alternating between the
+    two workers."""
+    sides = {"this": spawn(Path(__file__).resolve().parent.parent, DB), "baseline": spawn(baseline, baseline_db)}
     lat: dict[tuple[str, str], list[float]] = {(side, key): [] for side in sides for name in READS
                                                for key in (name, f"{name} cpu")}
     loadavg = load_average()
@@ -174,7 +176,8 @@ def compare(baseline: Path, refs: list[tuple[int, str]], reps: int, rounds: int)
             if proc.stdin is not None:
                 proc.stdin.close()
             proc.wait()
-    print(f"load average {loadavg} -> {load_average()}; {rounds} x {reps} inputs per side, batches of 20 alternating")
+    print(f"load average {loadavg} -> {load_average()}; {rounds} x {reps} inputs per side, batches of 20 alternating;"
+          f" this reads {DB}, the baseline {baseline_db}")
     print(f"{'read':<18} {'this p50':>9} {'p95':>7} {'baseline p50':>13} {'p95':>7} {'p50 x':>6} {'p95 x':>6}"
           f" {'CPU ms this':>12} {'baseline':>9}")
     for name in READS:
@@ -198,6 +201,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="another checkout (with its .venv) to compare with")
     parser.add_argument("--rounds", type=int, default=1, help="with --baseline: passes over the inputs")
     parser.add_argument("--db", default=DB, help="the database (a copy of worldmem_perf_cmp)")
+    parser.add_argument("--baseline-db", help="with --baseline: the database its side reads (default: --db)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     _use_db(args.db)
@@ -208,7 +212,7 @@ def main() -> None:
     chosen, _ = cmp_world.picks(world)
     refs = [(gi, world[gi].entities[ei].ref) for gi, ei in chosen]
     if args.baseline:
-        compare(args.baseline, refs, args.reps, args.rounds)
+        compare(args.baseline, args.baseline_db or DB, refs, args.reps, args.rounds)
         return
     db = app_pool()
     lat: dict[str, list[float]] = {name: [] for name in READS}

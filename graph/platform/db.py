@@ -20,7 +20,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.errors import BadInput, Unavailable
-from graph.platform import safe_times
+from graph.platform import json_rows, safe_times
 from graph.platform.reachable import probe
 from graph.sql import load
 
@@ -60,6 +60,7 @@ class Database:
 
     def __init__(self, url: str, *, max_size: int = 8, statement_timeout_ms: int = 5000) -> None:
         safe_times.install()  # one stored time out of range must not fail a whole answer
+        json_rows.install()  # jsonb values parsed by pydantic-core (issue 11)
         self._url = url
         self._probe_lock = threading.Lock()
         self._probed: tuple[float, str | None] = (0.0, None)

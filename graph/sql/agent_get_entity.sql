@@ -5,7 +5,8 @@
 -- valid at %(at)s. Pending rows are never read. Keep the parts in step with agent_facts_about.sql.
 -- Columns: outcome and via (wm_resolve's), entity_id / _ref / _kind / _name, aliases (text[], NULL for none),
 -- then part and the agent_facts_about columns (id NULL on the one row of an entity without facts).
--- The statement is the body of wm_read_entity (migrations/0080), which first pins %(owner)s for this statement's
+-- The statement is the body of wm_read_entity (migrations/0080; since 0084 an exact ref of an unmerged entity skips
+-- wm_resolve's plan, same answer), which first pins %(owner)s for this statement's
 -- implicit transaction (wm_pin_reader; Database.read_pinned sends it alone): one message, one round trip.
 -- Rows in the body's ORDER BY (WITH ORDINALITY keeps it; `ordinality` is one more column).
 SELECT * FROM wm_read_entity(%(owner)s, %(ref)s, %(at)s, %(limit)s) WITH ORDINALITY AS r ORDER BY r.ordinality
