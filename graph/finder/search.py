@@ -17,7 +17,7 @@ from typing import Any, Literal, LiteralString
 import psycopg
 
 from graph.agent.render import EntityMatch, SearchHit
-from graph.finder import hits
+from graph.finder import hits, vector_list
 from graph.finder.embedders import Embedder
 from graph.finder.fusion import RRF_K as RRF_K  # re-exported (tests, benches)
 from graph.finder.fusion import Ranked
@@ -37,6 +37,7 @@ LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 Lists = Literal["name", "fact", "text", "meaning"]
 ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
 TEXT_LISTS: tuple[Lists, ...] = ("name", "fact", "text")
+BESIDE = True  # in rounds of their own, the meaning list runs beside the others (bench/README.md, "One statement")
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,9 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     entities they point at; hits are built for the rows fusion keeps (graph.finder.hits)."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
-    embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder else None
+    meaning = vector_list.beside(run, embedder, q.text, params) if (
+        BESIDE and isinstance(run, OwnerRounds) and "meaning" in q.lists and embedder) else None
+    embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder and not meaning else None
     rows, owner = _text_lists(run, q, params, bool(embedding))
     cands: hits.Candidates = {}
     ranked: list[tuple[str, Ranked]] = []
@@ -74,6 +77,9 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
         ranked.append(("fact", hits.facts(rows["fact"], cands)))
     projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
     mode = "text"
+    if meaning is not None and (nearest := meaning.result()) is not None:
+        mode = "hybrid"
+        projections.append(("meaning", nearest))
     if embedding is not None and embedder is not None and (found := vector(embedding)) is not None:
         mode = "hybrid"
         projections.append(("meaning", nearest_to(run, found, embedder.name, params, owner)))

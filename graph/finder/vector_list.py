@@ -44,6 +44,25 @@ def _embed_query(embedder: Embedder, text: str) -> list[float]:
     return vector
 
 
+def beside(run: OwnerRounds, embedder: Embedder, text: str,
+           params: dict[str, Any]) -> Future[list[dict[str, Any]] | None]:
+    """The meaning list in a worker thread on a pooled connection of its own: the query embedded (or
+    remembered), then its nearest projections; None when the model failed. For rounds of their own, whose
+    other lists are one statement on another connection meanwhile."""
+    return EMBEDDING.submit(_nearest_beside, run, embedder, text, params)
+
+
+def _nearest_beside(run: OwnerRounds, embedder: Embedder, text: str,
+                    params: dict[str, Any]) -> list[dict[str, Any]] | None:
+    known = query_vectors.remembered(embedder.name, text)
+    try:
+        found = known if known is not None else _embed_query(embedder, text)
+    except EmbeddingFailed as exc:
+        log.warning("query embedding failed, searching by text only: %s", exc)
+        return None
+    return nearest_to(run, found, embedder.name, params, run.owner)
+
+
 def vector(embedding: Future[list[float]]) -> list[float] | None:
     """The query's embedding, or None when the model failed (search then runs on text and names)."""
     try:
