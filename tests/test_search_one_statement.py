@@ -4,7 +4,7 @@ one the same lists give in a caller's transaction (or as a round of statements).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ from graph.agent.search import search_world_memory
 from graph.demo import load_demo
 from graph.finder import reconciler
 from graph.finder import search as finder
-from graph.finder.embedders import Embedder, embedder_for
+from graph.finder.embedders import Embedder, EmbeddingFailed, embedder_for
 from graph.finder.rounds import OwnerRounds, owner_rounds
 from graph.platform.db import Database
 from graph.settings import Settings
@@ -110,3 +110,25 @@ def test_the_pinned_lists_pin_only_their_owner(db: Database, demo: tuple[str, Em
         assert conn.execute("SELECT has_function_privilege('worldmem_console', 'wm_search_text_lists(text, text, "
                             "text[], text, timestamptz, integer, timestamptz, timestamptz)', 'EXECUTE') AS x"
                             ).fetchone() == {"x": False}
+
+
+class _Down:
+    """A model that is down: every embedding fails."""
+
+    name = "down"
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        raise EmbeddingFailed("model down")
+
+
+def test_a_failed_embedding_beside_the_text_lists_searches_by_text(db: Database, demo: tuple[str, Embedder]) -> None:
+    """The meaning list runs in a worker thread beside the text statement (rounds of their own); when the model
+    fails there, the search answers in text mode with what the text lists found, as in a caller's transaction."""
+    owner, _ = demo
+    at = datetime.now(UTC)
+    q = finder.Query(text="Luna feeding")
+    beside = finder.search(owner_rounds(db, owner), q, _Down(), at)
+    text = finder.search(owner_rounds(db, owner), q, None, at)
+    with db.owner_tx(owner, read_only=True) as conn:
+        sequential = finder.search(conn, q, _Down(), at)
+    assert beside.hits and _dumped(beside) == _dumped(text) == _dumped(sequential) and beside.mode == "text"
