@@ -127,17 +127,20 @@ ORDER BY m.score DESC, f.id
     ) l),
     (SELECT coalesce(json_agg(l ORDER BY l.score DESC, l.id), '[]'::json) FROM (
 -- BEGIN finder_search_text
-WITH top AS MATERIALIZED (
+WITH words AS MATERIALIZED (  -- parsed once: in a generic plan plainto_tsquery of a parameter ran for every row
+    SELECT plainto_tsquery('german', words) AS de, plainto_tsquery('english', words) AS en
+),
+top AS MATERIALIZED (
     SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
-           greatest(ts_rank(p.tsv_german, plainto_tsquery('german', words)),
-                    ts_rank(p.tsv_english, plainto_tsquery('english', words)))::float8 AS score
+           greatest(ts_rank(p.tsv_german, (SELECT de FROM words)),
+                    ts_rank(p.tsv_english, (SELECT en FROM words)))::float8 AS score
     FROM memory_projections p
     WHERE p.owner_sub = wm_owner()
-      AND (wm_owned_tsv(p.owner_sub, p.tsv_german) @@ plainto_tsquery('german', words)
+      AND (wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT de FROM words)
            AND wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT wm_owner_tsquery())
-        OR wm_owned_tsv(p.owner_sub, p.tsv_english) @@ plainto_tsquery('english', words)
+        OR wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT en FROM words)
            AND wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT wm_owner_tsquery()))
-      AND (p.tsv_german @@ plainto_tsquery('german', words) OR p.tsv_english @@ plainto_tsquery('english', words))
+      AND (p.tsv_german @@ (SELECT de FROM words) OR p.tsv_english @@ (SELECT en FROM words))
       AND (since::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > since::timestamptz)
       AND (until::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < until::timestamptz)
     ORDER BY score DESC, p.id
