@@ -13,13 +13,15 @@ import pytest
 
 from graph.agent.search import search_world_memory
 from graph.demo import load_demo
-from graph.finder import reconciler
+from graph.finder import hits, reconciler, vector_list
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder, EmbeddingFailed, embedder_for
 from graph.finder.rounds import OwnerRounds, owner_rounds
+from graph.platform import safe_times
 from graph.platform.db import Database
 from graph.settings import Settings
 from graph.sql import load
+from graph.timebounds import LATEST, MIN_TIME
 from tests.libpq_trace import of_pool, sent
 
 # the function's argument for each placeholder of the three files (none is a column name: in a SQL function
@@ -132,3 +134,34 @@ def test_a_failed_embedding_beside_the_text_lists_searches_by_text(db: Database,
     with db.owner_tx(owner, read_only=True) as conn:
         sequential = finder.search(conn, q, _Down(), at)
     assert beside.hits and _dumped(beside) == _dumped(text) == _dumped(sequential) and beside.mode == "text"
+
+
+def test_json_times_are_read_as_the_loader_reads_them() -> None:
+    """Times in the lists' json: as psycopg would load them; one Python cannot hold is clamped and noted, so the
+    answer reports STORED_TIME_OUT_OF_RANGE beside the data as for every other read (tests/test_time_range.py)."""
+    assert hits.stored_time("2022-03-20T21:48:36.5+05:30") == datetime(2022, 3, 20, 16, 18, 36, 500000, tzinfo=UTC)
+    with safe_times.collecting() as notes:
+        assert hits.stored_time("10000-01-01T00:00:00+00:00") == LATEST
+        assert hits.stored_time("0044-03-15T00:00:00+00:00 BC") == MIN_TIME
+        assert hits.stored_time("infinity") == LATEST and hits.stored_time("-infinity") == MIN_TIME
+    assert notes == ["10000-01-01T00:00:00+00:00", "0044-03-15T00:00:00+00:00 BC", "infinity", "-infinity"]
+    rows = hits.timed([{"valid_from": "2020-01-01T00:00:00+00:00", "valid_to": None}], hits.TEXT_TIMES)
+    assert rows == [{"valid_from": datetime(2020, 1, 1, tzinfo=UTC), "valid_to": None}]
+
+
+def test_the_meaning_list_beside_runs_in_the_callers_context(db: Database, demo: tuple[str, Embedder],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a request collects through context variables (safe_times' notes) sees the worker thread's rows."""
+    owner, model = demo
+    seen: list[list[str] | None] = []
+    nearest = vector_list._nearest_beside
+
+    def spy(*args: Any) -> list[dict[str, Any]] | None:
+        safe_times.note("from the worker")
+        seen.append(None)
+        return nearest(*args)
+
+    monkeypatch.setattr(vector_list, "_nearest_beside", spy)
+    with safe_times.collecting() as notes:
+        fused = finder.search(owner_rounds(db, owner), finder.Query(text="Luna feeding"), model, datetime.now(UTC))
+    assert seen and fused.mode == "hybrid" and notes == ["from the worker"]

@@ -3,22 +3,47 @@
 Fusion needs only a key and a score per row; the hits (pydantic models) are built for the `limit` keys that
 fusion keeps, not for every row of the four lists (up to 80 rows for 10 hits; bench/README.md "One statement
 per text search"). The first list that names a key decides its hit (names, then facts, texts, meaning).
-Rows come as psycopg returns them or as JSON (wm_search_text_lists, migration 0082: uuids and times as text,
-which the models parse into the same values).
+Rows come as psycopg returns them or as JSON (wm_search_text_lists, migration 0082: uuids as text, which the
+models parse into the same values; times as text, which `timed` reads as psycopg's loader would, a stored time
+outside 0001-9999 clamped and noted for STORED_TIME_OUT_OF_RANGE as graph.platform.safe_times does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
 from graph.finder.fusion import Ranked
+from graph.platform import safe_times
 from graph.reads.temporal import FactView
+from graph.timebounds import LATEST, MIN_TIME
 
 Build = Callable[[float, list[str]], SearchHit]  # (fused score, lists that found it) -> the hit
+FACT_TIMES = ("valid_from", "valid_to", "recorded_at", "superseded_at", "observed_at")
+TEXT_TIMES = ("valid_from", "valid_to")
+
+
+def timed(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> list[dict[str, Any]]:
+    """JSON rows with their time fields read (in place; None stays None)."""
+    for r in rows:
+        for name in fields:
+            if (value := r.get(name)) is not None:
+                r[name] = stored_time(value)
+    return rows
+
+
+def stored_time(text: str) -> datetime:
+    """A timestamptz as PostgreSQL's JSON writes it; one outside what Python can hold (year 10000, BC,
+    infinity) at the nearest accepted instant, noted as safe_times' loader notes it."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        safe_times.note(text)
+        return MIN_TIME if text.endswith("BC") or text.startswith("-") or text[:4] < "0002" else LATEST
 
 
 @dataclass

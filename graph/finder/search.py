@@ -37,7 +37,8 @@ LIST_K = 20  # each list's top-k; fusion then keeps `limit`
 Lists = Literal["name", "fact", "text", "meaning"]
 ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
 TEXT_LISTS: tuple[Lists, ...] = ("name", "fact", "text")
-BESIDE = True  # in rounds of their own, the meaning list runs beside the others (bench/README.md, "One statement")
+# In rounds of their own the meaning list runs beside the text statement (False: after it; benches compare both).
+BESIDE = True
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,12 @@ class Fused:
 
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
     """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
-    The query is embedded in a worker thread while the name, fact and text lists go out: in rounds of their own
-    and without a time range as ONE statement that pins the owner itself (wm_search_text_lists, 0082), else as
-    one round; the vector list is a second one (running it beside the first on a second connection measured no
-    gain: bench/README.md, "The text list keeps the owner out of the word scan"). Projection rows bring the
-    entities they point at; hits are built for the rows fusion keeps (graph.finder.hits)."""
+    The name, fact and text lists go out in rounds of their own and without a time range as ONE statement that
+    pins the owner itself (wm_search_text_lists, 0082), else as one round. The query is embedded in a worker
+    thread meanwhile; in rounds of their own that thread also sends the vector list, on a pooled connection of
+    its own (vector_list.beside: the search waits for the longer of the two), in a caller's transaction the
+    vector list is a second round after the first. Projection rows bring the entities they point at; hits are
+    built for the rows fusion keeps (graph.finder.hits). bench/README.md, "One statement per text search"."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
     meaning = vector_list.beside(run, embedder, q.text, params) if (
@@ -100,7 +102,8 @@ def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
     plain = statement_for("agent_search_facts", q) == "agent_search_facts"
     if isinstance(run, OwnerRounds) and plain and all(name in q.lists for name in TEXT_LISTS):
         row = run.pinned(load("finder_search_lists"), named)[0]
-        return {"name": row["names"], "fact": row["facts"], "text": row["texts"]}, run.owner
+        return {"name": row["names"], "fact": hits.timed(row["facts"], hits.FACT_TIMES),
+                "text": hits.timed(row["texts"], hits.TEXT_TIMES)}, run.owner
     lists = [(name, load(statement_for(statement, q))) for statement, name in
              (("agent_search_entities", "name"), ("agent_search_facts", "fact"), ("finder_search_text", "text"))
              if name in q.lists]

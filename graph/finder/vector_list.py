@@ -3,6 +3,7 @@ other lists) and the projections nearest to it, exactly for a small owner and th
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -49,7 +50,8 @@ def beside(run: OwnerRounds, embedder: Embedder, text: str,
     """The meaning list in a worker thread on a pooled connection of its own: the query embedded (or
     remembered), then its nearest projections; None when the model failed. For rounds of their own, whose
     other lists are one statement on another connection meanwhile."""
-    return EMBEDDING.submit(_nearest_beside, run, embedder, text, params)
+    # in the caller's context: what the request collects (safe_times' notes of clamped times) sees its rows too
+    return EMBEDDING.submit(contextvars.copy_context().run, _nearest_beside, run, embedder, text, params)
 
 
 def _nearest_beside(run: OwnerRounds, embedder: Embedder, text: str,
