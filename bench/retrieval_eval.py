@@ -27,7 +27,7 @@ from pathlib import Path
 from bench.fresh_data import scratch
 from bench.retrieval_world import HELD_OUT, QUERIES, LabelledQuery, world
 from graph.agent.render import SearchHit
-from graph.finder import query_vectors, reconciler
+from graph.finder import query_vectors, reconciler, vector_list
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder, embedder_for
 from graph.ledger.committer import commit_proposal
@@ -185,12 +185,12 @@ def misses(db: Database, owner: str, embedder: Embedder, hybrid: Score,
 def forced_index(ef: int) -> Iterator[None]:
     """The finder's vector list through the HNSW index (this world is below EXACT_BELOW, so search reads it
     exactly) with hnsw.ef_search `ef` whatever the list's k."""
-    saved = finder.EXACT_BELOW, finder.ef_search
-    finder.EXACT_BELOW, finder.ef_search = 1, lambda k: ef  # bench-only override
+    saved = vector_list.EXACT_BELOW, vector_list.ef_search
+    vector_list.EXACT_BELOW, vector_list.ef_search = 1, lambda k: ef  # bench-only override
     try:
         yield
     finally:
-        finder.EXACT_BELOW, finder.ef_search = saved
+        vector_list.EXACT_BELOW, vector_list.ef_search = saved
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,7 +28,7 @@ from psycopg import sql
 from bench.search_scale import SCALE_DB, queries
 from bench.seed import OWNER_A
 from graph.agent.search import search_world_memory
-from graph.finder import query_vectors
+from graph.finder import query_vectors, vector_list
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder, embedder_for, vector_literal
 from graph.platform.connect import role_url
@@ -41,12 +41,12 @@ Variant = tuple[Callable[[list[float]], Any], Callable[[int], int]]
 
 @contextmanager
 def variant(v: Variant) -> Iterator[None]:
-    saved = finder.embedding_param, finder.ef_search
-    finder.embedding_param, finder.ef_search = v  # type: ignore[assignment]  # bench-only override
+    saved = vector_list.embedding_param, vector_list.ef_search
+    vector_list.embedding_param, vector_list.ef_search = v  # type: ignore[assignment]  # bench-only override
     try:
         yield
     finally:
-        finder.embedding_param, finder.ef_search = saved
+        vector_list.embedding_param, vector_list.ef_search = saved
 
 
 def fixed(ef: int) -> Callable[[int], int]:

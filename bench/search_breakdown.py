@@ -33,7 +33,7 @@ from bench import load
 from bench.fresh_data import scratch
 from bench.fresh_owner import OWNER_A, OWNER_B, analyze, import_people, project, queries
 from graph.agent.search import search_world_memory
-from graph.finder import query_vectors
+from graph.finder import hits, query_vectors, vector_list
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder, embedder_for, vector_literal
 from graph.finder.query_names import name_forms
@@ -89,11 +89,11 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
     params = {"query": q, "kind": None, "at": datetime.now(UTC), "k": finder.LIST_K, "from": None, "to": None,
               "forms": name_forms(q)}
     with db.owner_tx(OWNER_B, read_only=True) as conn:
-        cands: dict[str, Any] = {}
+        cands: hits.Candidates = {}
         conn.execute(load_sql("finder_set_names"))
-        ranked = [("name", clock("names (agent_search_entities)", lambda: finder._names(
+        ranked = [("name", clock("names (agent_search_entities)", lambda: hits.names(
                       conn.execute(load_sql("agent_search_entities"), params).fetchall(), cands))),
-                  ("fact", clock("facts (agent_search_facts)", lambda: finder._facts(
+                  ("fact", clock("facts (agent_search_facts)", lambda: hits.facts(
                       conn.execute(load_sql("agent_search_facts"), params).fetchall(), cands)))]
         text = clock("texts (finder_search_text)",
                      lambda: conn.execute(load_sql("finder_search_text"), params).fetchall())
@@ -107,7 +107,7 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
         rows = clock("meaning (finder_search_vector_exact)", lambda: conn.execute(query, vp).fetchall())
         lists = [("text", text), ("meaning", finder.by_score(rows))]
         ranked += clock("projection keys (entities come with the rows)",
-                        lambda: finder._projection_lists(lists, None, cands))
+                        lambda: hits.projections(lists, None, cands))
         clock("fusion (rrf)", lambda: finder.rrf(ranked))
     query_vectors.forget()  # the query embedded as a new one (graph.finder.query_vectors would remember it)
     clock("searchWorldMemory end to end", lambda: search_world_memory(db, OWNER_B, q, embedder=model))
@@ -127,19 +127,19 @@ class _Inline:
 
 def embedding_ab(db: Database, model: Embedder, qs: list[str], rounds: int) -> None:
     """searchWorldMemory with the query embedded by the worker thread and in the request thread, alternating."""
-    worker = finder._EMBEDDING
+    worker = vector_list.EMBEDDING
     times: dict[str, list[float]] = {"worker thread": [], "request thread": []}
     try:
         for _ in range(rounds):
             for mode in ("request thread", "worker thread"):
-                finder._EMBEDDING = worker if mode == "worker thread" else _Inline()  # type: ignore[assignment]
+                vector_list.EMBEDDING = worker if mode == "worker thread" else _Inline()  # type: ignore[assignment]
                 for q in qs:
                     query_vectors.forget()
                     started = time.perf_counter()
                     search_world_memory(db, OWNER_B, q, embedder=model)
                     times[mode].append((time.perf_counter() - started) * 1000)
     finally:
-        finder._EMBEDDING = worker
+        vector_list.EMBEDDING = worker
     for mode, t in times.items():
         print(f"[breakdown] {mode}: {len(t)} searches, p50 {statistics.median(t):.2f} / "
               f"p95 {statistics.quantiles(t, n=20)[18]:.2f} ms")

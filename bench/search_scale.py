@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entities", type=int, default=100_000)
     parser.add_argument("--seed", action="store_true", help="seed the bench database when it is missing")
     parser.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each list for sample queries")
-    parser.add_argument("--kinds", action="store_true", help="also p50 / p95 per query kind, text mode")
+    parser.add_argument("--kinds", action="store_true", help="also p50 / p95 per query kind, hybrid and text mode")
     parser.add_argument("--db", default=SCALE_DB, help="the bench's own database (never the shared one)")
     parser.add_argument("--reproject", action="store_true",
                         help="delete the owner's projections and load them again (after a change of their text)")
@@ -161,9 +161,11 @@ def main(argv: list[str] | None = None) -> int:
         for mode, r in rows.items():
             print(f"| {mode} | {r['p50']:.1f} | {r['p95']:.1f} | {r['p99']:.1f} |")
         if args.kinds:
-            print("\n| query kind (text mode) | p50 ms | p95 ms |\n|---|---:|---:|")
-            for kind, r in by_kind(db, None, qs).items():
-                print(f"| {kind} | {r['p50']:.1f} | {r['p95']:.1f} |")
+            hybrid, text = by_kind(db, model, qs), by_kind(db, None, qs)
+            print("\n| query kind | hybrid p50 / p95 ms | text p50 / p95 ms |\n|---|---:|---:|")
+            for kind, r in text.items():
+                h = hybrid[kind]
+                print(f"| {kind} | {h['p50']:.1f} / {h['p95']:.1f} | {r['p50']:.1f} / {r['p95']:.1f} |")
         if args.explain:
             for q in ("Entty 4242", "generated entity number 4242", "aktiver Status"):
                 explain(db, model, q)

@@ -154,9 +154,10 @@ def test_the_owner_lexeme_narrows_the_text_list_and_never_widens_it(db: Database
 
 
 def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owner: str) -> None:
-    """In rounds of their own the first round starts with finder_set_plans (generic plans for the prepared
-    lists, transaction-local, so the pooled connection is back to auto after it); in a caller's transaction
-    it is never sent. Both give the same fused answer."""
+    """In rounds of their own the text lists are one statement (wm_search_text_lists, 0082) that sets generic
+    plans transaction-locally, so the pooled connection is back to auto after it, and only the vector list goes
+    out as a round; a search with a time range keeps its first round of statements (custom plans, as before); in
+    a caller's transaction neither is sent. All give the same fused answer."""
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
     load_demo(db, owner)
@@ -171,8 +172,12 @@ def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owne
     at = datetime.now(UTC)
     q = finder.Query(text="Luna feeding")
     beside = finder.search(Recording(db, owner), q, model, at)
-    assert load("finder_set_plans") in sent[0] and all(load("finder_set_plans") not in r for r in sent[1:])
+    assert sent and all(load("finder_set_plans") not in r and load("finder_search_text") not in r for r in sent)
     assert db.read_round(owner, [("SHOW plan_cache_mode", ())]) == [[{"plan_cache_mode": "auto"}]]
+    sent.clear()
+    ranged = finder.Query(text="Luna feeding", valid_from=at - timedelta(days=3650))
+    finder.search(Recording(db, owner), ranged, model, at)
+    assert load("finder_set_plans") not in sent[0] and load("agent_search_facts_during") in sent[0]
     with db.owner_tx(owner, read_only=True) as conn:
         sequential = finder.search(conn, q, model, at)
         assert conn.execute("SHOW plan_cache_mode").fetchone() == {"plan_cache_mode": "auto"}

@@ -15,7 +15,7 @@ from psycopg import sql
 
 from bench.retrieval_eval import MODES, Score, evaluate, load_world
 from bench.retrieval_world import HELD_OUT, QUERIES, LabelledQuery
-from graph.finder import reconciler
+from graph.finder import reconciler, vector_list
 from graph.finder import search as finder_search
 from graph.finder.embedders import Embedder, embedder_for, vector_literal
 from graph.platform.db import Database
@@ -75,9 +75,9 @@ def test_the_index_path_finds_what_the_exact_scan_finds(db: Database, world: tup
     params = {"query": "", "kind": None, "at": datetime.now(UTC), "k": finder_search.LIST_K, "from": None,
               "to": None}
     with db.owner_tx(owner, read_only=True) as conn:
-        exact = [finder_search._nearest(conn, q.text, model, params) or [] for q in QUERIES]
-        monkeypatch.setattr(finder_search, "EXACT_BELOW", 1)
-        indexed = [finder_search._nearest(conn, q.text, model, params) or [] for q in QUERIES]
+        exact = [finder_search.nearest(conn, q.text, model, params) or [] for q in QUERIES]
+        monkeypatch.setattr(vector_list, "EXACT_BELOW", 1)
+        indexed = [finder_search.nearest(conn, q.text, model, params) or [] for q in QUERIES]
         exact_sql = sql.SQL("EXPLAIN (FORMAT JSON) " + load("finder_search_vector_exact")).format(dim=sql.Literal(512))
         vector = vector_literal([1.0] + [0.0] * 511)
         plan = json.dumps(conn.execute(exact_sql, {**params, "model": model.name, "embedding": vector}).fetchone())

@@ -1,7 +1,8 @@
 """A search's statements in rounds: each round goes out together (one round trip) and its rows come back in
 order. In the caller's open transaction (`in_transaction`: the context builder, the evaluation) or as rounds
 of their own (`owner_rounds`: Database.read_round sets the owner and the Sync ends the implicit transaction,
-so searchWorldMemory needs no BEGIN and no COMMIT; bench/README.md "Search as fast as issue 11 asks").
+so searchWorldMemory needs no BEGIN and no COMMIT; bench/README.md "Search as fast as issue 11 asks"), where
+a statement that pins its owner itself can also go out alone (`OwnerRounds.pinned`, the text lists' one call).
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ class OwnerRounds:
 
     def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
         return self.db.read_round(self.owner, statements)
+
+    def pinned(self, query: LiteralString, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The rows of ONE statement that pins the owner itself (Database.read_pinned: one message, no
+        pipeline); its `%(owner)s` is this round's owner."""
+        return self.db.read_pinned(self.owner, query, params)
 
 
 def owner_rounds(db: Database, owner: str) -> OwnerRounds:
