@@ -21,9 +21,9 @@ load does not), so each owner without any is projected and embedded once with th
 for the 10,000 entities at load 6-9). The queries repeat (400 picks of one or two of 100 words), so the
 server and the library remember query embeddings (graph/finder/query_vectors.py); `--cold` turns that off on
 both sides (the server with WORLDMEM_QUERY_VECTORS=0, the library forgets before each search).
-`--search-only` measures the searches alone, `--no-hybrid` all but hybrid search (after a
-query's forward pass the model's threads keep the cores busy and slow the calls that follow: measure hybrid
-apart); `--baseline DIR` also sends each read to servers of another
+`--search-only` measures the searches alone, `--no-hybrid` all but hybrid search (Graphiti's side has no
+hybrid row; before threadpoolctl held the model to one BLAS thread, its idle threads also spun after each
+forward pass and slowed the calls that followed); `--baseline DIR` also sends each read to servers of another
 checkout (its .venv; before `mode` existed: text mode through a second server without a model), every
 input's calls in a random order (no side always right after another: the server that ran last is warm).
 `--only library` (or `http`) measures one side alone, as graphiti_cmp.py measures Graphiti's library alone:
@@ -163,7 +163,8 @@ def measure(sides: Sides, world: list[cmp_world.Group], reps: int, *, search_onl
             modes: tuple[bool, ...] = (False, True), only: str | None = None) -> dict[str, Any]:
     """`only`: "library" or "http" measures that side alone (as Graphiti's library is measured alone)."""
     chosen, keywords = cmp_world.picks(world)
-    reads = READS[-2:] if search_only else READS[:-2] + tuple(READS[-2 + m] for m in modes)
+    searches = tuple(READS[-2 + m] for m in modes)
+    reads = searches if search_only else READS[:-2] + searches
     lat: dict[str, list[float]] = {f"{r} {s}": [] for r in reads for s in ("library", "http")
                                    if only is None or s == only}
     bad: dict[str, int] = dict.fromkeys(lat, 0)
@@ -222,7 +223,7 @@ def main() -> None:
     parser.add_argument("--load-only", action="store_true", help="load the world (if needed) and stop")
     parser.add_argument("--search-only", action="store_true", help="measure only the searches")
     parser.add_argument("--no-hybrid", action="store_true",
-                        help="leave hybrid search out: the model's threads after each search slow the next calls")
+                        help="leave hybrid search out (the comparison with Graphiti has no hybrid row)")
     parser.add_argument("--cold", action="store_true",
                         help="no remembered query embeddings: every search embeds its query (the queries repeat)")
     parser.add_argument("--only", choices=("library", "http"),
