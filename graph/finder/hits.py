@@ -59,21 +59,21 @@ Candidates = dict[str, Candidate]
 
 
 def names(rows: list[dict[str, Any]], cands: Candidates) -> Ranked:
-    keys = []
-    for r in rows:
-        key = f"entity:{r['id']}"
-        if key not in cands:
-            cands[key] = Candidate(partial(_name_hit, r))
-        keys.append((key, float(r["score"])))
-    return keys
+    return _ranked(rows, cands, "entity", _name_hit)
 
 
 def facts(rows: list[dict[str, Any]], cands: Candidates) -> Ranked:
+    return _ranked(rows, cands, "fact", _fact_hit)
+
+
+def _ranked(rows: list[dict[str, Any]], cands: Candidates, prefix: str,
+            make: Callable[[dict[str, Any], float, list[str]], SearchHit]) -> Ranked:
+    """Each row as its fusion key `prefix:id` with its score; a key met first gets its (lazy) hit builder."""
     keys = []
     for r in rows:
-        key = f"fact:{r['id']}"
+        key = f"{prefix}:{r['id']}"
         if key not in cands:
-            cands[key] = Candidate(partial(_fact_hit, r))
+            cands[key] = Candidate(partial(make, r))
         keys.append((key, float(r["score"])))
     return keys
 
