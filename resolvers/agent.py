@@ -17,9 +17,11 @@ from strawberry.types import Info
 
 from graph.agent import recall, recall_graph, search
 from graph.agent import world_context as context
+from graph.agent.render import SearchResult as SearchView
 from graph.agent.world_context import ContextRequest
 from graph.errors import BadInput
-from graph.finder.embedders import embedder_for
+from graph.finder.embedders import Embedder, embedder_for
+from graph.platform.db import Database
 from resolvers.agent_types import (
     EffectsResult,
     EntityFacts,
@@ -32,6 +34,7 @@ from resolvers.agent_types import (
     WorldContext,
 )
 from resolvers.context import blocking, database, principal, unavailable
+from resolvers.fairness import offload_spare
 
 log = logging.getLogger("worldmem.agent")
 MAX_MESSAGE = 20_000
@@ -95,10 +98,18 @@ async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10,
     if span.from_ and span.to and span.to <= span.from_:
         raise BadInput("timeRange: `to` must be after `from`", code="BAD_TIME")
     embedder = embedder_for(info.context.settings) if mode is SearchMode.HYBRID else None
-    result = await blocking(search.search_world_memory, database(info), principal(info).owner, _t(query),
-                            _clamp(limit, 1, 50), kind=_c(kind), valid_from=span.from_, valid_to=span.to,
-                            embedder=embedder)
+    # hybrid: the meaning list may take a second connection, only as one more slot of the owner's share
+    result = await offload_spare(_searched, database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50),
+                                 _c(kind), span, embedder) if embedder else \
+        await blocking(_searched, False, database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50),
+                       _c(kind), span, None)
     return SearchResult.from_view(result)
+
+
+def _searched(spare: bool, db: Database, owner: str, query: str, limit: int, kind: str | None, span: TimeRange,
+              embedder: Embedder | None) -> SearchView:
+    return search.search_world_memory(db, owner, query, limit, kind=kind, valid_from=span.from_, valid_to=span.to,
+                                      embedder=embedder, spare_connection=spare)
 
 
 async def get_neighbors(info: Info[Any, Any], ref: str, depth: int = 1, predicates: list[str] | None = None,

@@ -7,6 +7,10 @@ spent its budget (`request_db_budget_s`, waiting included). Before, an alias bom
 calls in front of the pool and every other owner waited behind them (10-14 s, or a pool timeout reported
 as "database not reachable"). Now such a request slows only its own owner and ends with BUSY errors.
 
+A call that may hold a second connection of its own (hybrid search's meaning list, beside its text lists) goes
+through `offload_spare`: it uses the second connection only when a second slot of the owner's share is free
+once the call has its own, and holds that slot meanwhile.
+
 Waiting happens on the event loop (an asyncio semaphore), never in a worker thread, so waiting calls hold
 neither a connection nor a thread.
 
@@ -28,7 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import ParamSpec, TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 from graph.errors import Unavailable
 
@@ -114,6 +118,36 @@ async def offload(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     budget = CURRENT.get()
     if budget is None:  # outside a GraphQL request (tests, tools): no owner to share with
         return await in_thread(fn, *args, **kwargs)
+    await _slot(budget)
+    try:
+        return await in_thread(fn, *args, **kwargs)
+    finally:
+        budget.gate.release()
+
+
+async def offload_spare(fn: Callable[Concatenate[bool, P], T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """As `offload`, for a call that may hold a second connection meanwhile (hybrid search's meaning list):
+    once the call has its slot, a second slot of the owner's share is taken too if one is free at that moment,
+    and `fn` is told (its first argument) whether it may use a second connection. It never waits for the
+    second slot, so two such calls can not hold one slot each and wait for each other; and the owner's share
+    still counts every connection its calls hold at once."""
+    budget = CURRENT.get()
+    if budget is None:
+        return await in_thread(fn, True, *args, **kwargs)
+    await _slot(budget)
+    spare = not budget.gate.locked()
+    if spare:
+        await budget.gate.acquire()  # free: taken at once
+    try:
+        return await in_thread(fn, spare, *args, **kwargs)
+    finally:
+        budget.gate.release()
+        if spare:
+            budget.gate.release()
+
+
+async def _slot(budget: Budget) -> None:
+    """A slot of the owner's gate, waited for within the request's budget (BUSY when it runs out)."""
     if budget.remaining <= 0:
         raise _spent()
     if budget.gate.locked():  # wait, within the budget (wait_for makes a task: only when there is a wait)
@@ -123,7 +157,3 @@ async def offload(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
             raise _spent() from None
     else:
         await budget.gate.acquire()  # a free slot: taken at once, no waiting
-    try:
-        return await in_thread(fn, *args, **kwargs)
-    finally:
-        budget.gate.release()

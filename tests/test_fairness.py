@@ -14,7 +14,7 @@ import pytest
 
 from graph.errors import Unavailable
 from graph.platform.db import Database
-from resolvers.fairness import CURRENT, OwnerGates, offload, request_budget
+from resolvers.fairness import CURRENT, OwnerGates, offload, offload_spare, request_budget
 
 
 def test_an_owner_at_its_share_does_not_hold_up_another_owner() -> None:
@@ -139,3 +139,45 @@ def test_a_cancelled_call_keeps_its_slot_until_its_thread_ends_and_threads_see_t
             assert await offload(lambda: CURRENT.get() is not None) is True
 
     asyncio.run(scenario())
+
+
+def test_a_call_that_may_hold_a_second_connection_counts_it_in_the_owners_share() -> None:
+    """offload_spare (hybrid search's meaning list beside its text lists): the second connection only with a
+    second free slot, held meanwhile; never waited for, so two such calls can not block each other."""
+    release = threading.Event()
+    told: list[bool] = []
+
+    def wide(spare: bool, name: str) -> str:
+        told.append(spare)
+        assert release.wait(10)
+        return name
+
+    async def scenario() -> None:
+        gates = OwnerGates(share=2)
+
+        async def as_owner(fn: object, *args: object) -> str:
+            with request_budget(gates, "o", 30):
+                return await (offload_spare if fn is wide else offload)(fn, *args)  # type: ignore[operator]
+
+        first = asyncio.create_task(as_owner(wide, "w1"))
+        await asyncio.sleep(0.05)
+        assert told == [True] and gates.gates["o"].semaphore.locked()  # both of the owner's slots: one call
+        plain = asyncio.create_task(as_owner(lambda: "plain"))
+        await asyncio.sleep(0.05)
+        assert not plain.done()  # the owner's share is used up by the one wide call
+        release.set()
+        assert await first == "w1" and await plain == "plain"
+        release.clear()
+        held = asyncio.create_task(as_owner(release.wait, 10))  # one slot taken by a plain call
+        await asyncio.sleep(0.05)
+        second = asyncio.create_task(as_owner(wide, "w2"))
+        await asyncio.sleep(0.05)
+        assert told == [True, False]  # its own slot, no second one free: one connection, no waiting for more
+        release.set()
+        assert await held is True and await second == "w2"
+        both = [asyncio.create_task(as_owner(wide, f"c{i}")) for i in range(2)]
+        assert sorted(await asyncio.wait_for(asyncio.gather(*both), 10)) == ["c0", "c1"]  # never each other's
+        assert await offload_spare(lambda spare: spare) is True  # outside a request: no share to count
+
+    asyncio.run(scenario())
+    assert len(told) == 4  # w1, w2, c0, c1

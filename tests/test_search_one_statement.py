@@ -165,3 +165,22 @@ def test_the_meaning_list_beside_runs_in_the_callers_context(db: Database, demo:
     with safe_times.collecting() as notes:
         fused = finder.search(owner_rounds(db, owner), finder.Query(text="Luna feeding"), model, datetime.now(UTC))
     assert seen and fused.mode == "hybrid" and notes == ["from the worker"]
+
+
+def test_without_a_spare_connection_the_meaning_list_runs_after_the_text_lists(
+        db: Database, demo: tuple[str, Embedder], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request whose owner has no second slot free (resolvers.fairness.offload_spare) searches on ONE
+    connection: the meaning list is a round after the text lists, with the same answer."""
+    owner, model = demo
+    called: list[bool] = []
+    beside = vector_list.beside
+
+    def spy(*args: Any) -> Any:
+        called.append(True)
+        return beside(*args)
+
+    monkeypatch.setattr(vector_list, "beside", spy)
+    one = search_world_memory(db, owner, "Luna feeding", embedder=model, spare_connection=False)
+    assert called == [] and one.mode == "hybrid" and one.hits
+    two = search_world_memory(db, owner, "Luna feeding", embedder=model)
+    assert called == [True] and [h.model_dump() for h in two.hits] == [h.model_dump() for h in one.hits]

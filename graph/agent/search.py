@@ -82,16 +82,17 @@ def statement(row: dict[str, Any]) -> Statement:
 
 def search_world_memory(db: Database, owner: str, query: str, limit: int = 10, *, kind: str | None = None,
                         valid_from: datetime | None = None, valid_to: datetime | None = None,
-                        embedder: Embedder | None = None) -> SearchResult:
+                        embedder: Embedder | None = None, spare_connection: bool = True) -> SearchResult:
     """Entities (by name, alias, text or meaning), current facts (by value) and memories (summaries,
     rollups), fused by reciprocal rank fusion, best first (graph.finder.search). Without an embedder the
-    search runs on text and names only, and says so (`mode`)."""
+    search runs on text and names only, and says so (`mode`). `spare_connection`: the meaning list may run
+    beside the text lists on a second pooled connection (else after them, on the same one)."""
     q = _query(query)
     if not q:
         return SearchResult(query=query, message="Give some words to search for.")
     request = finder.Query(text=q, kind=kind, valid_from=valid_from, valid_to=valid_to,
                            limit=max(1, min(limit, 50)))
-    fused = finder.search(owner_rounds(db, owner), request, embedder, now())
+    fused = finder.search(owner_rounds(db, owner, spare=spare_connection), request, embedder, now())
     result = SearchResult(query=q, hits=fused.hits, mode=fused.mode)
     if not fused.hits:
         result.message = f'Nothing in memory matches "{q}"' + (f" of kind {kind}." if kind else ".")

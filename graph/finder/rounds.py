@@ -38,6 +38,9 @@ class OwnerRounds:
 
     db: Database
     owner: str
+    # May a search also hold a second pooled connection meanwhile (the meaning list beside the text statement)?
+    # A GraphQL request says no when its owner's share of connections has no slot free for it (resolvers.fairness).
+    spare: bool = True
 
     def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
         return self.db.read_round(self.owner, statements)
@@ -48,5 +51,5 @@ class OwnerRounds:
         return self.db.read_pinned(self.owner, query, params)
 
 
-def owner_rounds(db: Database, owner: str) -> OwnerRounds:
-    return OwnerRounds(db, owner)
+def owner_rounds(db: Database, owner: str, *, spare: bool = True) -> OwnerRounds:
+    return OwnerRounds(db, owner, spare)

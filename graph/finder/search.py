@@ -61,14 +61,15 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
     The name, fact and text lists go out in rounds of their own and without a time range as ONE statement that
     pins the owner itself (wm_search_text_lists, 0082), else as one round. The query is embedded in a worker
-    thread meanwhile; in rounds of their own that thread also sends the vector list, on a pooled connection of
-    its own (vector_list.beside: the search waits for the longer of the two), in a caller's transaction the
-    vector list is a second round after the first. Projection rows bring the entities they point at; hits are
-    built for the rows fusion keeps (graph.finder.hits). bench/README.md, "One statement per text search"."""
+    thread meanwhile; in rounds of their own that may hold a second connection (`OwnerRounds.spare`) that thread
+    also sends the vector list, on a pooled connection of its own (vector_list.beside: the search waits for the
+    longer of the two), otherwise the vector list is a second round after the first. Projection rows bring the
+    entities they point at; hits are built for the rows fusion keeps (graph.finder.hits). bench/README.md, "One
+    statement per text search"."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
     meaning = vector_list.beside(run, embedder, q.text, params) if (
-        BESIDE and isinstance(run, OwnerRounds) and "meaning" in q.lists and embedder) else None
+        BESIDE and isinstance(run, OwnerRounds) and run.spare and "meaning" in q.lists and embedder) else None
     embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder and not meaning else None
     rows, owner = _text_lists(run, q, params, bool(embedding))
     cands: hits.Candidates = {}
