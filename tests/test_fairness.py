@@ -9,6 +9,7 @@ import asyncio
 import threading
 from collections.abc import Iterator
 from contextvars import ContextVar
+from typing import Any
 
 import pytest
 
@@ -155,9 +156,9 @@ def test_a_call_that_may_hold_a_second_connection_counts_it_in_the_owners_share(
     async def scenario() -> None:
         gates = OwnerGates(share=2)
 
-        async def as_owner(fn: object, *args: object) -> str:
+        async def as_owner(fn: Any, *args: Any) -> Any:
             with request_budget(gates, "o", 30):
-                return await (offload_spare if fn is wide else offload)(fn, *args)  # type: ignore[operator]
+                return await (offload_spare(fn, *args) if fn is wide else offload(fn, *args))
 
         first = asyncio.create_task(as_owner(wide, "w1"))
         await asyncio.sleep(0.05)
