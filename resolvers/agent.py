@@ -98,11 +98,9 @@ async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10,
     if span.from_ and span.to and span.to <= span.from_:
         raise BadInput("timeRange: `to` must be after `from`", code="BAD_TIME")
     embedder = embedder_for(info.context.settings) if mode is SearchMode.HYBRID else None
+    args = (database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50), _c(kind), span, embedder)
     # hybrid: the meaning list may take a second connection, only as one more slot of the owner's share
-    result = await offload_spare(_searched, database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50),
-                                 _c(kind), span, embedder) if embedder else \
-        await blocking(_searched, False, database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50),
-                       _c(kind), span, None)
+    result = await (offload_spare(_searched, *args) if embedder else blocking(_searched, False, *args))
     return SearchResult.from_view(result)
 
 
