@@ -22,6 +22,7 @@ from graph.agent.world_context import ContextRequest
 from graph.errors import BadInput
 from graph.finder.embedders import Embedder, embedder_for
 from graph.platform.db import Database
+from resolvers import pinned
 from resolvers.agent_types import (
     EffectsResult,
     EntityFacts,
@@ -63,7 +64,7 @@ async def find_entity(info: Info[Any, Any], query: str, kind: str | None = None,
 
 
 async def get_entity(info: Info[Any, Any], ref: str) -> EntityFacts:
-    return EntityFacts.from_view(await blocking(recall.get_entity, database(info), principal(info).owner, _t(ref)))
+    return EntityFacts.from_view(await pinned.get_entity(database(info), principal(info).owner, _t(ref)))
 
 
 async def recall_facts_about(info: Info[Any, Any], entity_or_query: str, predicate: str | None = None,

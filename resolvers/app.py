@@ -19,6 +19,7 @@ from graph.finder.embedders import embedder_for
 from graph.finder.nudger import Nudger, sweep_interval
 from graph.platform.connect import role_url
 from graph.platform.db import Database
+from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
 from resolvers.context import context_getter
@@ -56,6 +57,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
         if finder is not None:
             finder.start()
         app.state.finder = finder
+        loop_reads = database.loop_reads = LoopReads(database)  # point reads on this loop (resolvers.pinned)
+        await loop_reads.open()
         try:
             if turn_listener is not None:
                 yield
@@ -68,6 +71,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             if finder is not None:
                 finder.stop()
             await live.close()
+            database.loop_reads = None
+            await loop_reads.close()
             database.close()
 
     app = WorldmemApp(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)

@@ -1,11 +1,12 @@
 """Fair use of the database and of worker threads: a bounded share per owner, a time budget per request.
 
 Every blocking call of a GraphQL request (database work, CPU-heavy parsing and validation) goes through
-`offload`: it waits for a slot of the request owner's gate (`owner_db_share` slots, so one owner never
-holds more than that many pool connections or worker threads), and it is refused once the request has
-spent its budget (`request_db_budget_s`, waiting included). Before, an alias bomb of one owner put 50
-calls in front of the pool and every other owner waited behind them (10-14 s, or a pool timeout reported
-as "database not reachable"). Now such a request slows only its own owner and ends with BUSY errors.
+`offload`, and a pinned read that waits on the event loop instead goes through `on_loop`: each waits for a
+slot of the request owner's gate (`owner_db_share` slots, so one owner never holds more than that many pool
+connections or worker threads), and it is refused once the request has spent its budget
+(`request_db_budget_s`, waiting included). Before, an alias bomb of one owner put 50 calls in front of the
+pool and every other owner waited behind them (10-14 s, or a pool timeout reported as "database not
+reachable"). Now such a request slows only its own owner and ends with BUSY errors.
 
 A call that may hold a second connection of its own (hybrid search's meaning list, beside its text lists) goes
 through `offload_spare`: it uses the second connection only when a second slot of the owner's share is free
@@ -27,9 +28,9 @@ import asyncio
 import contextvars
 import functools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager, suppress
+from contextlib import asynccontextmanager, contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Concatenate, ParamSpec, TypeVar
@@ -115,12 +116,30 @@ def _spent() -> Unavailable:
 
 async def offload(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Run blocking `fn` in a worker thread, within the current request's share and budget."""
-    budget = CURRENT.get()
-    if budget is None:  # outside a GraphQL request (tests, tools): no owner to share with
+    async with _share():
         return await in_thread(fn, *args, **kwargs)
+
+
+async def on_loop(fn: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.kwargs) -> T:
+    """Await `fn`, database work that waits on the event loop rather than in a worker thread (a pinned read,
+    graph.platform.db_async), within the current request's share and budget as `offload`. A cancelled
+    caller gives its slot back only after psycopg has cancelled the statement on the server and drained
+    the connection (psycopg does that before it lets the cancellation through)."""
+    async with _share():
+        return await fn(*args, **kwargs)
+
+
+@asynccontextmanager
+async def _share() -> AsyncIterator[None]:
+    """A slot of the current request's owner share, held for the block (nothing outside a GraphQL request:
+    tests and tools have no owner to share with)."""
+    budget = CURRENT.get()
+    if budget is None:
+        yield
+        return
     await _slot(budget)
     try:
-        return await in_thread(fn, *args, **kwargs)
+        yield
     finally:
         budget.gate.release()
 

@@ -20,7 +20,8 @@ from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.committer import Rejected as RejectedOutcome
 from graph.ledger.committer import commit_proposal
 from graph.reads import suggest
-from graph.reads.temporal import fact_history, fact_history_retention, state_as_known_at, state_at
+from graph.reads.temporal import fact_history, fact_history_retention
+from resolvers import pinned
 from resolvers.context import blocking, database, principal, require
 from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, RetentionNotice, to_operation
 
@@ -75,7 +76,7 @@ class LedgerQuery:
     async def state_at(self, info: Info[Any, Any], ref: str, valid_time: datetime | None = None) -> EntityState | None:
         who = principal(info)
         at = valid_time or datetime.now(UTC)
-        view = await blocking(state_at, database(info), who.owner, ref, at)
+        view = await pinned.state_at(database(info), who.owner, ref, at)
         if view is None:
             raise await blocking(suggest.explain_empty_state, database(info), who.owner, ref)
         return EntityState.from_view(view)
@@ -85,7 +86,7 @@ class LedgerQuery:
     async def state_as_known_at(self, info: Info[Any, Any], ref: str, system_time: datetime,
                                 valid_time: datetime | None = None) -> EntityState | None:
         who = principal(info)
-        view = await blocking(state_as_known_at, database(info), who.owner, ref, system_time, valid_time)
+        view = await pinned.state_as_known_at(database(info), who.owner, ref, system_time, valid_time)
         if view is None:
             raise await blocking(suggest.explain_empty_state, database(info), who.owner, ref)
         return EntityState.from_view(view)

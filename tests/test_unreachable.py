@@ -88,7 +88,7 @@ def test_a_dead_database_is_unavailable_not_a_hang(dead_url: str) -> None:
             pass
         with pytest.raises(Unavailable), database.connection():
             pass
-        assert database._server_down()  # the direct probe decided, not the pool's whole timeout
+        assert database.server_down()  # the direct probe decided, not the pool's whole timeout
     finally:
         database.close()
 

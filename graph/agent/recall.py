@@ -75,24 +75,37 @@ def get_entity(db: Database, owner: str, ref: str) -> About:
     """The entity (by ref or alias), its aliases and every current fact, relationships both ways. A ref names
     it in one statement that pins the owner itself, one round trip (agent_get_entity.sql,
     Database.read_pinned); any other name (an alias, a canonical name, a typo) is looked up by
-    graph.agent.search.find as before, then read by the ref found."""
+    graph.agent.search.find as before, then read by the ref found (by_name)."""
     at = now()
-    rows = db.read_pinned(owner, load("agent_get_entity"), {"ref": ref, "at": at, "limit": MAX_FACTS})
-    head = rows[0]
-    if not _by_ref(head):
-        with db.owner_tx(owner, read_only=True) as conn:
-            about = named(conn, ref, fuzzy=False)
-        if about.entity is None:
-            return about
-        rows = db.read_pinned(owner, load("agent_get_entity"), {"ref": about.entity.ref, "at": at,
-                                                                "limit": MAX_FACTS})
-        head = rows[0]
-        if head["outcome"] != "found":
-            return about  # gone between the two rounds
-    else:
-        about = About(query=ref, entity=_match(head, ref))
+    return by_ref(ref, db.read_pinned(owner, *entity_query(ref, at))) or by_name(db, owner, ref, at)
+
+
+def entity_query(ref: str, at: datetime) -> tuple[LiteralString, dict[str, Any]]:
+    """get_entity's first statement (it pins the owner: Database.read_pinned)."""
+    return load("agent_get_entity"), {"ref": ref, "at": at, "limit": MAX_FACTS}
+
+
+def by_ref(ref: str, rows: list[dict[str, Any]]) -> About | None:
+    """get_entity's answer from entity_query's rows, when they found the entity by its exact ref (None:
+    the name is something else, by_name then)."""
+    return _entity(About(query=ref, entity=_match(rows[0], ref)), rows) if _by_ref(rows[0]) else None
+
+
+def by_name(db: Database, owner: str, ref: str, at: datetime) -> About:
+    """get_entity of a name that is not a ref: looked up by find, then read by the ref found."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        about = named(conn, ref, fuzzy=False)
+    if about.entity is None:
+        return about
+    rows = db.read_pinned(owner, *entity_query(about.entity.ref, at))
+    if rows[0]["outcome"] != "found":
+        return about  # gone between the two rounds
+    return _entity(about, rows)
+
+
+def _entity(about: About, rows: list[dict[str, Any]]) -> About:
     about.statements = [statement(r) for r in rows if r["id"] is not None]
-    about.aliases = head["aliases"] or []
+    about.aliases = rows[0]["aliases"] or []
     return about
 
 
@@ -165,7 +178,7 @@ def _ask(db: Database, owner: str, ref: str, q: Question) -> About:
         rows = temporal.answer(db, owner, about.entity.ref, q)
         if rows[0]["outcome"] != "found":
             return about
-    about.retention = temporal.retention(db, owner, rows, q)
+    about.retention = temporal.retention(rows, q, lambda: temporal.owner_language_now(db, owner))
     if about.retention is not None:
         about.notice = about.retention.text
     subject = about.entity.ref if about.entity else ref

@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import Any, LiteralString
+from typing import TYPE_CHECKING, Any, LiteralString
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -22,7 +22,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from graph.errors import BadInput, Unavailable
 from graph.platform import json_rows, safe_times
 from graph.platform.reachable import probe
+from graph.platform.read_tx import ReadTx, queued
 from graph.sql import load
+
+if TYPE_CHECKING:
+    from graph.platform.db_async import LoopReads
 
 OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
 POOL_TIMEOUT_S = 10.0
@@ -47,12 +51,26 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
     skips that round trip, which was one of every read's few (issue 11). The window is the same as with the
     full check: a kill after the check and before the first statement fails that statement either way.
     """
-    if not conn.closed and conn.pgconn.status == psycopg.pq.ConnStatus.OK:
-        idle = select.poll()
-        idle.register(conn.pgconn.socket, select.POLLIN | select.POLLPRI)
-        if not idle.poll(0):
-            return
-    ConnectionPool.check_connection(conn)
+    if not quiet(conn):
+        ConnectionPool.check_connection(conn)
+
+
+def quiet(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
+    """An open connection whose socket has nothing to read: nothing happened to it while idle (check_idle)."""
+    if conn.closed or conn.pgconn.status != psycopg.pq.ConnStatus.OK:
+        return False
+    idle = select.poll()
+    idle.register(conn.pgconn.socket, select.POLLIN | select.POLLPRI)
+    return not idle.poll(0)
+
+
+def connect_kwargs(statement_timeout_ms: int) -> dict[str, Any]:
+    """How every pooled connection of the app role is made (Database's pool, db_async.LoopReads')."""
+    return {
+        "row_factory": dict_row,
+        "options": f"-c statement_timeout={int(statement_timeout_ms)} -c search_path=public,ag_catalog",
+        "connect_timeout": 2,
+    }
 
 
 class Database:
@@ -61,18 +79,16 @@ class Database:
     def __init__(self, url: str, *, max_size: int = 8, statement_timeout_ms: int = 5000) -> None:
         safe_times.install()  # one stored time out of range must not fail a whole answer
         json_rows.install()  # jsonb values parsed by pydantic-core (issue 11)
-        self._url = url
+        self.url, self.max_size, self.statement_timeout_ms = url, max_size, statement_timeout_ms
         self._probe_lock = threading.Lock()
         self._probed: tuple[float, str | None] = (0.0, None)
+        # read_pinned's statements on an event loop (db_async): the app's lifespan opens and sets it
+        self.loop_reads: LoopReads | None = None
         self._pool = ConnectionPool(
             url,
             min_size=1,
             max_size=max_size,
-            kwargs={
-                "row_factory": dict_row,
-                "options": f"-c statement_timeout={int(statement_timeout_ms)} -c search_path=public,ag_catalog",
-                "connect_timeout": 2,
-            },
+            kwargs=connect_kwargs(statement_timeout_ms),
             # A connection killed while idle (a database restart, pg_terminate_backend) is replaced before
             # use, so the first request afterwards succeeds instead of failing on a dead socket.
             check=check_idle,
@@ -128,7 +144,7 @@ class Database:
         with self._lent(owner) as conn:
             with conn.pipeline():
                 conn.execute(load("tx_set_owner_read_only"), (owner,))
-                cursors = _queued(conn, queries)
+                cursors = queued(conn, queries)
             return [cur.fetchall() for cur in cursors]
 
     def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -171,7 +187,7 @@ class Database:
         owner checked, errors translated, autocommit while lent (each block sends its own BEGIN or Sync, and
         its owner statement), and handed back as the pool lent it, whatever happened (_ended)."""
         check_owner(owner)
-        with self._translating(), self._pooled() as conn:
+        with self.translating(), self._pooled() as conn:
             conn.autocommit = True
             try:
                 yield conn
@@ -179,7 +195,7 @@ class Database:
                 _ended(conn)
 
     @contextmanager
-    def _translating(self) -> Iterator[None]:
+    def translating(self) -> Iterator[None]:
         try:
             yield
         except pg_errors.QueryCanceled as exc:
@@ -215,64 +231,18 @@ class Database:
             try:
                 conn = stack.enter_context(self._pool.connection(timeout=FIRST_WAIT_S))
             except PoolTimeout:
-                if self._server_down():
+                if self.server_down():
                     raise Unavailable("the database is not reachable") from None
                 conn = stack.enter_context(self._pool.connection(timeout=POOL_TIMEOUT_S - FIRST_WAIT_S))
             yield conn
 
-    def _server_down(self) -> bool:
+    def server_down(self) -> bool:
         with self._probe_lock:
             at, reason = self._probed
             if time.monotonic() - at > PROBE_TTL_S:
-                reason = probe(self._url)
+                reason = probe(self.url)
                 self._probed = (time.monotonic(), reason)
             return reason is not None
-
-
-class ReadTx:
-    """The transaction of Database.read_tx: `conn` for statements, `last` (or `finish`) for the final ones,
-    `again` for a rare statement after the end (a new transaction, its BEGIN riding with that statement)."""
-
-    def __init__(self, conn: psycopg.Connection[dict[str, Any]], owner: str, pipeline: ExitStack) -> None:
-        self.conn = conn
-        self._owner = owner
-        self._pipeline = pipeline
-        self.ended = True
-        self.again()
-
-    def again(self) -> None:
-        """Start the transaction again after `last`/`finish` (nothing is sent until the next fetch)."""
-        if self.ended:
-            self._pipeline.enter_context(self.conn.pipeline())
-            self.conn.execute(load("tx_begin"), prepare=False)
-            self.conn.execute(load("tx_set_owner_read_only"), (self._owner,))
-            self.ended = False
-
-    def finish(self) -> None:
-        """COMMIT after the statements queued so far, all sent with one Sync (leaving pipeline mode); their
-        cursors hold their rows afterwards."""
-        if self.ended:
-            raise RuntimeError("ReadTx.finish: the transaction has ended")
-        self.ended = True
-        self.conn.execute(load("tx_commit"), prepare=False)
-        self._pipeline.close()  # one Sync, every result fetched
-
-    def last(self, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
-             ) -> list[list[dict[str, Any]]]:
-        """The rows of `queries`, sent with the COMMIT: the transaction's last round trip. Parameters as
-        in Database.read_round."""
-        cursors = _queued(self.conn, queries)
-        self.finish()
-        return [cur.fetchall() for cur in cursors]
-
-
-def _queued(conn: psycopg.Connection[dict[str, Any]],
-            queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
-            ) -> list[psycopg.Cursor[dict[str, Any]]]:
-    """Each query sent on its own cursor (in the caller's pipeline): `%(name)s` parameters from a mapping,
-    `$1, $2, ...` from a sequence with the text sent as is (psycopg.RawCursor)."""
-    return [(conn.cursor() if isinstance(params, Mapping) else psycopg.RawCursor(conn)).execute(query, params)
-            for query, params in queries]
 
 
 def _ended(conn: psycopg.Connection[Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, LiteralString
@@ -137,25 +138,40 @@ def owner_language_now(db: Database, owner: str) -> Lang:
         return owner_language(tx.conn)
 
 
-def retention(db: Database, owner: str, rows: list[dict[str, Any]], q: Question) -> RetentionNotice | None:
-    """The retention notice of `answer`'s rows (their edge / rolled_up / rollups columns); the owner's language
-    is read only when there is a notice."""
-    language = lambda: owner_language_now(db, owner)  # noqa: E731
+def retention(rows: list[dict[str, Any]], q: Question, language: Callable[[], Lang]) -> RetentionNotice | None:
+    """The retention notice of `answer`'s rows (their edge / rolled_up / rollups columns); `language` is asked
+    only when there is a notice (notice_due)."""
     if q.predicate is not None:
         return notice.series(rows[0], q.predicate, "history", language)
+    return notice.as_of(rows[:1], _valid_time(q), q.system_time, language)
+
+
+def notice_due(rows: list[dict[str, Any]], q: Question) -> bool:
+    """Whether `answer`'s rows carry a retention notice, so that `retention` will read the owner's language."""
+    if q.predicate is not None:
+        return notice.series_due(rows[0])
+    return notice.as_of_due(rows[:1], _valid_time(q), q.system_time)
+
+
+def _valid_time(q: Question) -> datetime:
     if q.valid_time is None:
         raise ValueError("a state read needs a valid time")
-    return notice.as_of(rows[:1], q.valid_time, q.system_time, language)
+    return q.valid_time
 
 
-def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
-    """One round trip, one statement after the owner (answer)."""
-    rows = answer(db, owner, ref, q)
+def state_view(ref: str, q: Question, rows: list[dict[str, Any]], language: Callable[[], Lang]
+               ) -> EntityStateView | None:
+    """The state `answer`'s rows tell (None: `ref` names no entity); `language` as in `retention`."""
     if not entities.found(rows[0], ref):
         return None
     head = rows[0]
     return EntityStateView(ref=head["entity_ref"], kind=head["entity_kind"], name=head["entity_name"],
-                           facts=facts(rows), retention=retention(db, owner, rows, q))
+                           facts=facts(rows), retention=retention(rows, q, language))
+
+
+def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
+    """One round trip, one statement after the owner (answer)."""
+    return state_view(ref, q, answer(db, owner, ref, q), lambda: owner_language_now(db, owner))
 
 
 def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> EntityStateView | None:
@@ -180,4 +196,4 @@ def fact_history_retention(db: Database, owner: str, ref: str, predicate: str) -
     (factHistory is a list, fixed by the public contract, so the notice is its own field beside it)."""
     q = Question.history(predicate)
     rows = answer(db, owner, ref, q)
-    return retention(db, owner, rows, q) if entities.found(rows[0], ref) else None
+    return retention(rows, q, lambda: owner_language_now(db, owner)) if entities.found(rows[0], ref) else None

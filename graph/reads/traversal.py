@@ -24,7 +24,8 @@ from graph import timebounds
 from graph.age.mirror import EPOCH, micros
 from graph.errors import BadInput
 from graph.platform import safe_times
-from graph.platform.db import Database, ReadTx
+from graph.platform.db import Database
+from graph.platform.read_tx import ReadTx
 from graph.reads import traversal_first
 from graph.reads.graph_round import Call, pipelined
 from graph.sql import load

@@ -83,10 +83,15 @@ def as_of(rows: list[dict[str, Any]], valid_time: datetime, system_time: datetim
     """The notice of an as-of read from its rows' edge / rolled_up / rollups columns (wm_notice_as_of,
     migrations/0075, inside the read's own statement: graph/sql/reads_state_at.sql); `language` is asked only
     for a notice."""
-    row = rows[0] if rows else None
-    if row is None or not row["rolled_up"] or not before_edge(row["edge"], valid_time, system_time):
+    if not as_of_due(rows, valid_time, system_time):
         return None
-    return _notice(language(), "as_of", row["edge"], row["rollups"])
+    return _notice(language(), "as_of", rows[0]["edge"], rows[0]["rollups"])
+
+
+def as_of_due(rows: list[dict[str, Any]], valid_time: datetime, system_time: datetime | None) -> bool:
+    """Whether as_of has a notice for these rows (and will ask for the owner's language)."""
+    row = rows[0] if rows else None
+    return row is not None and bool(row["rolled_up"]) and before_edge(row["edge"], valid_time, system_time)
 
 
 def for_series(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str,
@@ -100,9 +105,14 @@ def series(row: dict[str, Any] | None, predicate: str, reason: Reason, language:
            ) -> RetentionNotice | None:
     """The notice of a series read from a row with its edge and rollups columns (retention_notice_series, or
     a read's own statement: graph/sql/reads_fact_history.sql); `language` is asked only for a notice."""
-    if row is None or row["edge"] is None or not row["rollups"]:
+    if row is None or not series_due(row):
         return None
     return _notice(language(), reason, row["edge"], row["rollups"], predicate)
+
+
+def series_due(row: dict[str, Any]) -> bool:
+    """Whether series has a notice for this row (and will ask for the owner's language)."""
+    return row["edge"] is not None and bool(row["rollups"])
 
 
 def for_span(conn: psycopg.Connection[Any], entity_id: UUID, predicate: str, span: tuple[datetime, datetime],

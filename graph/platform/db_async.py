@@ -1,0 +1,77 @@
+"""Pinned reads on the event loop: Database.read_pinned's statements without a worker thread (issue 11).
+
+A GraphQL point read used to hand its one statement to a worker thread and wait for the thread to hand the
+rows back: two wake-ups across threads, which on the 2-core machine cost about as much CPU as the read
+itself (bench/README.md, "Point reads on the event loop": in process, stateAt(T) 1.06-1.12 ms of CPU per
+request with the thread, 0.87-0.89 without). Here the same statement goes out on an asyncio connection of
+its own pool, opened by the app's lifespan on the app's loop; the loop serves other requests while the
+server answers. What is the same as Database.read_pinned, because it is the same code: the owner check, the
+connection's settings (db.connect_kwargs), the check before lending (db.quiet), the translated errors and
+"database down" within about a second (Database.translating, Database.server_down). These connections
+are in autocommit for good: a pinned statement is its own transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING, Any, LiteralString
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from graph.errors import Unavailable
+from graph.platform.db import FIRST_WAIT_S, POOL_TIMEOUT_S, check_owner, connect_kwargs, quiet
+
+if TYPE_CHECKING:
+    from graph.platform.db import Database
+
+APPLICATION_NAME = "worldmem loop reads"  # how these connections show in pg_stat_activity
+
+
+async def check_idle(conn: psycopg.AsyncConnection[Any]) -> None:
+    """db.check_idle for the asyncio pool: a round trip only when the socket says something happened."""
+    if not quiet(conn):
+        await AsyncConnectionPool.check_connection(conn)
+
+
+class LoopReads:
+    """An asyncio pool for Database.read_pinned's statements, bound to the loop that opened it."""
+
+    def __init__(self, db: Database) -> None:
+        """As many connections at most as `db`'s pool, made the same way (in autocommit); call on the loop."""
+        self._db = db
+        self.loop = asyncio.get_running_loop()
+        kwargs = connect_kwargs(db.statement_timeout_ms)
+        kwargs.update(autocommit=True, application_name=APPLICATION_NAME)
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[dict[str, Any]]] = AsyncConnectionPool(
+            db.url, min_size=1, max_size=db.max_size, kwargs=kwargs, check=check_idle, open=False,
+            timeout=POOL_TIMEOUT_S)
+
+    async def open(self) -> None:
+        await self._pool.open()
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    async def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]
+                          ) -> list[dict[str, Any]]:
+        """Database.read_pinned, awaited on the loop."""
+        check_owner(owner)
+        with self._db.translating():
+            async with self._pooled() as conn:
+                cursor = await conn.execute(query, {**params, "owner": owner})
+                return await cursor.fetchall()
+
+    @asynccontextmanager
+    async def _pooled(self) -> AsyncIterator[psycopg.AsyncConnection[dict[str, Any]]]:
+        """A pooled connection; Unavailable after about a second when the server is down (Database._pooled)."""
+        async with AsyncExitStack() as stack:
+            try:
+                conn = await stack.enter_async_context(self._pool.connection(timeout=FIRST_WAIT_S))
+            except PoolTimeout:
+                if await asyncio.to_thread(self._db.server_down):
+                    raise Unavailable("the database is not reachable") from None
+                conn = await stack.enter_async_context(self._pool.connection(timeout=POOL_TIMEOUT_S - FIRST_WAIT_S))
+            yield conn
