@@ -220,7 +220,7 @@ class Fact:
 
     @classmethod
     def from_view(cls, f: FactView) -> Fact:
-        data = f.model_dump()
+        data = dict(f)  # shallow: every field is a plain value (model_dump copied `value` and `evidence` deeply)
         data["id"] = strawberry.ID(str(f.id))
         data["supersedes_fact_id"] = strawberry.ID(str(f.supersedes_fact_id)) if f.supersedes_fact_id else None
         return cls(**data)
