@@ -1,8 +1,10 @@
 """The point reads of GraphQL (stateAt, stateAsKnownAt, getEntity), their one statement awaited on the event loop.
 
 Each of these reads is one statement that pins its owner (Database.read_pinned). Over GraphQL that statement
-now goes out on the app's loop pool (graph.platform.db_async.LoopReads) instead of a worker thread, within
-the owner's share as before (resolvers.fairness.on_loop). What the rows alone do not answer still runs in a
+now goes out on the app's loop pool (graph.platform.db_async.LoopReads) instead of a worker thread when the
+request is the only one in flight (resolvers.fairness.alone: the single client an agent or the explorer
+mostly is; with others in flight a thread gives more throughput), within the owner's share as before
+(resolvers.fairness.on_loop). What the rows alone do not answer still runs in a
 worker thread, as the library does it, with the same functions: the owner's language for a retention notice
 (temporal.notice_due), and getEntity of a name that is not a ref (recall.by_name). Without a loop pool on
 this loop (an app without its lifespan, a test's own loop), the statement goes to a worker thread as before.
@@ -22,14 +24,14 @@ from graph.governance.phrases import Lang
 from graph.platform.db import Database
 from graph.reads import temporal
 from graph.reads.temporal import EntityStateView, Question
-from resolvers.fairness import offload, on_loop
+from resolvers.fairness import alone, offload, on_loop
 
 
 async def rows(db: Database, owner: str, query: LiteralString, params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The rows of one statement that pins `owner` (Database.read_pinned): on the loop when the app's loop
-    pool runs on this loop, else in a worker thread."""
+    pool runs on this loop and the request is alone in flight (fairness.alone), else in a worker thread."""
     reads = db.loop_reads
-    if reads is None or reads.loop is not asyncio.get_running_loop():
+    if reads is None or reads.loop is not asyncio.get_running_loop() or not alone():
         return await offload(db.read_pinned, owner, query, params)
     return await on_loop(reads.read_pinned, owner, query, params)
 

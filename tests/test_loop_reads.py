@@ -24,7 +24,7 @@ from graph.platform.db_async import APPLICATION_NAME, LoopReads
 from graph.reads import temporal
 from graph.sql import load
 from resolvers import pinned
-from resolvers.fairness import OwnerGates, on_loop, request_budget
+from resolvers.fairness import OwnerGates, alone, on_loop, request_budget
 from tests.gql import client, gql, make_token  # noqa: F401
 
 EV = p.Evidence(kind="test", text="loop reads")
@@ -170,3 +170,45 @@ def test_a_cancelled_loop_read_is_cancelled_on_the_server_and_its_connection_ser
     took, rows = asyncio.run(scenario())
     assert took < 5  # cancelled on the server, not waited out (30 s)
     assert rows == [{"who": owner}]
+
+
+def test_with_another_request_in_flight_the_read_goes_to_a_worker_thread(slow_reader: Database, world: str,
+                                                                         admin_conn: psycopg.Connection) -> None:
+    """fairness.alone: the loop only for a request alone in flight; else the thread pool's connections."""
+    gates = OwnerGates(share=2)
+    at = datetime(2021, 6, 1, tzinfo=UTC)
+
+    def pools_since(since: datetime) -> set[str]:
+        return {app for app, q in _queries_since(admin_conn, since) if q.startswith(_head("reads_state_at"))}
+
+    async def scenario() -> tuple[set[str], set[str]]:
+        reads = slow_reader.loop_reads = LoopReads(slow_reader)
+        await reads.open()
+        other_done = asyncio.Event()
+
+        async def another_request() -> None:
+            with request_budget(gates, "someone-else", 30):
+                await other_done.wait()
+
+        try:
+            with request_budget(gates, world, 30):
+                assert alone()
+                since = admin_conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
+                assert await pinned.state_at(slow_reader, world, "pet:luna", at) is not None
+                alone_pools = pools_since(since)
+                other = asyncio.create_task(another_request())
+                await asyncio.sleep(0.01)
+                assert not alone()
+                since = admin_conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
+                assert await pinned.state_at(slow_reader, world, "pet:luna", at) is not None
+                busy_pools = pools_since(since)
+                other_done.set()
+                await other
+            return alone_pools, busy_pools
+        finally:
+            await reads.close()
+
+    alone_pools, busy_pools = asyncio.run(scenario())
+    assert alone_pools == {APPLICATION_NAME}
+    assert busy_pools and APPLICATION_NAME not in busy_pools
+    assert gates.in_flight == 0
