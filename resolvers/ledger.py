@@ -20,7 +20,7 @@ from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.committer import Rejected as RejectedOutcome
 from graph.ledger.committer import commit_proposal
 from graph.reads import suggest
-from graph.reads.temporal import fact_history, fact_history_retention
+from graph.reads.temporal import fact_history_retention
 from resolvers import pinned
 from resolvers.context import blocking, database, principal, require
 from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, RetentionNotice, to_operation
@@ -96,7 +96,7 @@ class LedgerQuery:
                                   "Rows retention pruned are not listed: ask `factHistoryRetention` beside it")
     async def fact_history(self, info: Info[Any, Any], ref: str, predicate: str) -> list[Fact]:
         who = principal(info)
-        rows = await blocking(fact_history, database(info), who.owner, ref, predicate)
+        rows = await pinned.fact_history(database(info), who.owner, ref, predicate)
         if not rows:
             typo = await blocking(suggest.explain_empty_history, database(info), who.owner, ref, predicate)
             if typo is not None:

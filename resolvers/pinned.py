@@ -1,4 +1,4 @@
-"""The point reads of GraphQL (stateAt, stateAsKnownAt, getEntity), their one statement awaited on the event loop.
+"""GraphQL's point reads (stateAt, stateAsKnownAt, factHistory, getEntity): one statement awaited on the event loop.
 
 Each of these reads is one statement that pins its owner (Database.read_pinned). Over GraphQL that statement
 now goes out on the app's loop pool (graph.platform.db_async.LoopReads) instead of a worker thread when the
@@ -23,7 +23,7 @@ from graph.agent.search import now
 from graph.governance.phrases import Lang
 from graph.platform.db import Database
 from graph.reads import temporal
-from graph.reads.temporal import EntityStateView, Question
+from graph.reads.temporal import EntityStateView, FactView, Question
 from resolvers.fairness import alone, offload, on_loop
 
 
@@ -52,6 +52,11 @@ async def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> 
 async def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
                             valid_time: datetime | None = None) -> EntityStateView | None:
     return await state(db, owner, ref, Question.known_at(system_time, valid_time))
+
+
+async def fact_history(db: Database, owner: str, ref: str, predicate: str) -> list[FactView]:
+    """temporal.fact_history: the same statement and the same view of its rows."""
+    return temporal.history_view(ref, await rows(db, owner, *temporal.answer_query(ref, Question.history(predicate))))
 
 
 async def get_entity(db: Database, owner: str, ref: str) -> About:

@@ -1,6 +1,7 @@
-"""Point reads on the event loop (issue 11): over GraphQL, stateAt / stateAsKnownAt / getEntity send their one
-statement on the app's loop pool (graph.platform.db_async.LoopReads), not through a worker thread; the answer
-is the library's; the owner's share still counts the read; a cancelled read leaves a healthy connection."""
+"""Point reads on the event loop (issue 11): over GraphQL, stateAt / stateAsKnownAt / factHistory / getEntity
+send their one statement on the app's loop pool (graph.platform.db_async.LoopReads), not through a worker
+thread, when the request is alone in flight; the answer is the library's; the owner's share still counts the
+read; a cancelled read leaves a healthy connection."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ V0, V1 = datetime(2020, 1, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC)
 STATE = "query($r: String!, $t: DateTime) { stateAt(ref: $r, validTime: $t) { ref facts { predicate value } } }"
 KNOWN = ("query($r: String!, $s: DateTime!) { stateAsKnownAt(ref: $r, systemTime: $s) "
          "{ ref facts { predicate value } } }")
+HISTORY = "query($r: String!, $p: String!) { factHistory(ref: $r, predicate: $p) { id value } }"
 ENTITY = "query($r: String!) { getEntity(ref: $r) { facts { subject fact { predicate value objectRef } } } }"
 
 
@@ -71,6 +73,7 @@ def test_point_reads_go_out_on_the_loop_pool(client: TestClient, make_token: Any
     for query, variables, statement in ((STATE, {"r": "pet:luna", "t": "2021-01-01T00:00:00Z"}, "reads_state_at"),
                                         (KNOWN, {"r": "pet:luna", "s": datetime.now(UTC).isoformat()},
                                          "reads_state_known_at"),
+                                        (HISTORY, {"r": "pet:luna", "p": "status"}, "reads_fact_history"),
                                         (ENTITY, {"r": "pet:luna"}, "agent_get_entity")):
         since = admin_conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
         body = gql(client, token, query, variables)
@@ -90,19 +93,21 @@ def test_the_loop_answers_what_the_library_answers(db: Database, world: str) -> 
     at = datetime(2021, 6, 1, tzinfo=UTC)
 
     async def both() -> list[Any]:
-        answers = [await pinned.state_at(db, world, "pet:luna", at), await pinned.get_entity(db, world, "Lunchen")]
+        answers = [await pinned.state_at(db, world, "pet:luna", at), await pinned.get_entity(db, world, "Lunchen"),
+                   await pinned.fact_history(db, world, "pet:luna", "status")]
         db.loop_reads = LoopReads(db)
         await db.loop_reads.open()
         try:
             answers += [await pinned.state_at(db, world, "pet:luna", at),
                         await pinned.get_entity(db, world, "Lunchen"),
+                        await pinned.fact_history(db, world, "pet:luna", "status"),
                         await pinned.state_at(db, world, "pet:nobody", at)]
         finally:
             reads, db.loop_reads = db.loop_reads, None
             await reads.close()
         return answers
 
-    thread_state, thread_entity, loop_state, loop_entity, nobody = asyncio.run(both())
+    thread_state, thread_entity, thread_history, loop_state, loop_entity, loop_history, nobody = asyncio.run(both())
     library_state = temporal.state_at(db, world, "pet:luna", at)
     assert library_state is not None and {f.predicate for f in library_state.facts} == {"status", "description"}
     assert thread_state == loop_state == library_state
@@ -110,6 +115,9 @@ def test_the_loop_answers_what_the_library_answers(db: Database, world: str) -> 
     assert library_entity.entity is not None and library_entity.entity.ref == "pet:luna"
     assert [s.fact.id for s in thread_entity.statements] == [s.fact.id for s in loop_entity.statements] == \
         [s.fact.id for s in library_entity.statements]
+    library_history = temporal.fact_history(db, world, "pet:luna", "status")
+    assert [f.value for f in library_history] == ["im Urlaub"]
+    assert thread_history == loop_history == library_history
     assert nobody is None
 
 

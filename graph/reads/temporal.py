@@ -187,7 +187,11 @@ def state_as_known_at(db: Database, owner: str, ref: str, system_time: datetime,
 
 def fact_history(db: Database, owner: str, ref: str, predicate: str) -> list[FactView]:
     """Every row ever recorded for (ref, predicate), superseded and invalidated ones included."""
-    rows = answer(db, owner, ref, Question.history(predicate))
+    return history_view(ref, answer(db, owner, ref, Question.history(predicate)))
+
+
+def history_view(ref: str, rows: list[dict[str, Any]]) -> list[FactView]:
+    """The history `answer`'s rows of a Question.history tell (empty: `ref` names no entity)."""
     return facts(rows) if entities.found(rows[0], ref) else []
 
 
