@@ -220,3 +220,22 @@ def test_with_another_request_in_flight_the_read_goes_to_a_worker_thread(slow_re
     assert alone_pools == {APPLICATION_NAME}
     assert busy_pools and APPLICATION_NAME not in busy_pools
     assert gates.in_flight == 0
+
+
+def test_loop_connections_killed_while_idle_are_replaced(slow_reader: Database, owner: str,
+                                                          test_db_url: str) -> None:
+    async def scenario() -> tuple[int, int]:
+        reads = slow_reader.loop_reads = LoopReads(slow_reader)
+        await reads.open()
+        try:
+            before = (await reads.read_pinned(owner, "SELECT pg_backend_pid() AS pid, %(owner)s::text AS who", {}))
+            with psycopg.connect(test_db_url, autocommit=True) as admin:  # waits until each is gone (5 s at most)
+                admin.execute("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE "
+                              "application_name = %s AND datname = current_database()", (APPLICATION_NAME,))
+            after = (await reads.read_pinned(owner, "SELECT pg_backend_pid() AS pid, %(owner)s::text AS who", {}))
+            return before[0]["pid"], after[0]["pid"]
+        finally:
+            await reads.close()
+
+    before, after = asyncio.run(scenario())
+    assert before != after  # the first read after the "restart" succeeded on a new connection

@@ -3,9 +3,11 @@ survive connections that died while idle (a restart), without restarting the sha
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import tempfile
+import time
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
@@ -17,6 +19,7 @@ from cli.main import main
 from graph.errors import Unavailable
 from graph.platform.connect import app_socket_dir, role_url
 from graph.platform.db import Database
+from graph.platform.db_async import LoopReads
 from graph.platform.errors import PlatformError
 from graph.platform.reachable import probe, require_reachable, where
 from graph.settings import Settings, get_settings
@@ -89,6 +92,27 @@ def test_a_dead_database_is_unavailable_not_a_hang(dead_url: str) -> None:
         with pytest.raises(Unavailable), database.connection():
             pass
         assert database.server_down()  # the direct probe decided, not the pool's whole timeout
+    finally:
+        database.close()
+
+
+def test_a_loop_read_says_not_reachable_within_seconds(dead_url: str) -> None:
+    """The point reads' asyncio pool (graph.platform.db_async) decides as the thread pool does."""
+    database = Database(dead_url, max_size=1)
+
+    async def scenario() -> float:
+        reads = LoopReads(database)
+        await reads.open()
+        try:
+            started = time.monotonic()
+            with pytest.raises(Unavailable, match="not reachable"):
+                await reads.read_pinned("someone", "SELECT %(owner)s::text AS who", {})
+            return time.monotonic() - started
+        finally:
+            await reads.close()
+
+    try:
+        assert asyncio.run(scenario()) < 5  # the probe decided, not the pool's whole timeout (10 s)
     finally:
         database.close()
 
