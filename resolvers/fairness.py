@@ -28,9 +28,9 @@ import asyncio
 import contextvars
 import functools
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Concatenate, ParamSpec, TypeVar
@@ -133,8 +133,11 @@ def _spent() -> Unavailable:
 
 async def offload(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """Run blocking `fn` in a worker thread, within the current request's share and budget."""
-    async with _share():
+    budget = await _entered()
+    try:
         return await in_thread(fn, *args, **kwargs)
+    finally:
+        _left(budget)
 
 
 async def on_loop(fn: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -142,22 +145,24 @@ async def on_loop(fn: Callable[P, Awaitable[T]], *args: P.args, **kwargs: P.kwar
     graph.platform.db_async), within the current request's share and budget as `offload`. A cancelled
     caller gives its slot back only after psycopg has cancelled the statement on the server and drained
     the connection (psycopg does that before it lets the cancellation through)."""
-    async with _share():
-        return await fn(*args, **kwargs)
-
-
-@asynccontextmanager
-async def _share() -> AsyncIterator[None]:
-    """A slot of the current request's owner share, held for the block (nothing outside a GraphQL request:
-    tests and tools have no owner to share with)."""
-    budget = CURRENT.get()
-    if budget is None:
-        yield
-        return
-    await _slot(budget)
+    budget = await _entered()
     try:
-        yield
+        return await fn(*args, **kwargs)
     finally:
+        _left(budget)
+
+
+async def _entered() -> Budget | None:
+    """The current request's budget, once a slot of its owner's share is taken for the caller (None outside
+    a GraphQL request: tests and tools have no owner to share with). Give it back with _left."""
+    budget = CURRENT.get()
+    if budget is not None:
+        await _slot(budget)
+    return budget
+
+
+def _left(budget: Budget | None) -> None:
+    if budget is not None:
         budget.gate.release()
 
 
