@@ -4,10 +4,10 @@ Each of these reads is one statement that pins its owner (Database.read_pinned).
 now goes out on the app's loop pool (graph.platform.db_async.LoopReads) instead of a worker thread when the
 request is the only one in flight (resolvers.fairness.alone: the single client an agent or the explorer
 mostly is; with others in flight a thread gives more throughput), within the owner's share as before
-(resolvers.fairness.on_loop). What the rows alone do not answer still runs in a
-worker thread, as the library does it, with the same functions: the owner's language for a retention notice
-(temporal.notice_due), and getEntity of a name that is not a ref (recall.by_name). Without a loop pool on
-this loop (an app without its lifespan, a test's own loop), the statement goes to a worker thread as before.
+(resolvers.fairness.on_loop). What the rows alone do not answer still runs in a worker thread, as the
+library does it, with the same functions: the owner's language for a retention notice (temporal.notice_due),
+and getEntity of a name that is not a ref (recall.by_name). Without a loop pool on this loop (an app without
+its lifespan, a test's own loop), the statement goes to a worker thread as before.
 """
 
 from __future__ import annotations
