@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -24,8 +25,10 @@ import pytest
 
 from graph.demo import load_demo
 from graph.platform.db import Database
+from graph.retention import job
 from graph.settings import REPO_ROOT
 from tests.gql import new_token
+from tests.retention_world import SENSOR, WINDOW_DAYS, load_sensor
 
 WEB = REPO_ROOT / "web"
 CHROMIUM = Path(os.environ.get("WORLDMEM_CHROMIUM", "/usr/bin/chromium"))
@@ -67,11 +70,16 @@ def server(test_db_url: str) -> Iterator[str]:
 
 
 def test_the_explorer_end_to_end(server: str, db: Database, owner: str, test_db_url: str) -> None:
+    # A sensor whose readings older than the retention window were rolled up and pruned (the notice's scenario),
+    # imported before the demo's first step (40 days ago): an owner's system time only moves forward.
+    start = load_sensor(db, owner, datetime.now(UTC) - timedelta(days=36))
     load_demo(db, owner)
+    assert job.run(db, job.Options(owner=owner, window_days=WINDOW_DAYS)).owners[0].pruned > 100
     token = new_token(test_db_url, owner)
     run = subprocess.run(["node", "e2e/run.mjs"], cwd=WEB, capture_output=True, text=True, timeout=240,
                          env={**os.environ, "E2E_BASE_URL": server, "E2E_TOKEN": token,
-                              "E2E_CHROMIUM": str(CHROMIUM)})
+                              "E2E_CHROMIUM": str(CHROMIUM), "E2E_RETENTION_REF": SENSOR,
+                              "E2E_RETENTION_AT": (start + timedelta(days=10)).isoformat()})
     print(run.stdout[-6000:])
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     budgets = json.loads((WEB / "e2e" / "results" / "budgets.json").read_text())

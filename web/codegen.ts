@@ -11,7 +11,7 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
-        scalars: { DateTime: 'string', JSON: 'unknown', ID: 'string' },
+        scalars: { DateTime: 'string', Date: 'string', JSON: 'unknown', ID: 'string' },
       },
       presetConfig: { fragmentMasking: false },
     },

@@ -260,6 +260,18 @@ try {
     await page.getByRole('heading', { name: 'Relationships' }).waitFor()
     await axe('entity-en')
   })
+  await scenario('an instant before the retention edge says so, with the summaries standing in', async () => {
+    const ref = process.env.E2E_RETENTION_REF
+    const at = process.env.E2E_RETENTION_AT
+    assert(ref && at, 'E2E_RETENTION_REF and E2E_RETENTION_AT are not set')
+    await page.goto(new URL(`#/entity/${ref}?at=${encodeURIComponent(at)}`, BASE).toString())
+    const notice = page.getByTestId('retention')
+    await notice.waitFor()
+    const text = await notice.innerText()
+    assert(text.includes('before the retention edge'), `the notice is not in English: ${text}`)
+    assert((await notice.locator('li').count()) > 0, 'the notice lists no summaries')
+    await axe('retention')
+  })
 } finally {
   writeFileSync(join(RESULTS, 'budgets.json'), JSON.stringify(results, null, 2))
   log('budgets', JSON.stringify({

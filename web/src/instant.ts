@@ -51,6 +51,13 @@ export function formatDateTime(iso: string | null | undefined, locale: string): 
   })
 }
 
+/** A UTC month (a date of its first day, "2025-03-01") as "March 2025" / "März 2025". */
+export function formatMonth(day: string, locale: string): string {
+  return new Date(`${day.slice(0, 10)}T00:00:00Z`).toLocaleDateString(locale === 'de' ? 'de-DE' : 'en-GB', {
+    year: 'numeric', month: 'long', timeZone: 'UTC',
+  })
+}
+
 /** A half-open period: "from – to", an open end as "…". */
 export function formatPeriod(from: string | null | undefined, to: string | null | undefined, locale: string): string {
   return `${formatDate(from, locale)} – ${to ? formatDate(to, locale) : '…'}`

@@ -17,15 +17,20 @@ export const FACT_FIELDS = graphql(`
   }
 `)
 
+// Set when the instant lies before the retention edge: observed values there were rolled up and pruned.
+export const RETENTION_FIELDS = graphql(`
+  fragment RetentionFields on RetentionNotice { reason edge rollups { month text } }
+`)
+
 export const STATE_VALID = graphql(`
   query StateValid($ref: String!, $at: DateTime!) {
-    stateAt(ref: $ref, validTime: $at) { ref kind name facts { ...FactFields } }
+    stateAt(ref: $ref, validTime: $at) { ref kind name facts { ...FactFields } retention { ...RetentionFields } }
   }
 `)
 
 export const STATE_KNOWN = graphql(`
   query StateKnown($ref: String!, $at: DateTime!) {
-    stateAsKnownAt(ref: $ref, systemTime: $at) { ref kind name facts { ...FactFields } }
+    stateAsKnownAt(ref: $ref, systemTime: $at) { ref kind name facts { ...FactFields } retention { ...RetentionFields } }
   }
 `)
 

@@ -25,6 +25,7 @@ export default {
     global: 'global', since: 'seit', until: 'bis', recorded: 'erfasst', evidence: 'Beleg', reason: 'Grund',
     supersedes: 'Ersetzt', supersededBy: 'Ersetzt durch', chain: 'Ersetzungskette', causedBy: 'verursacht durch',
     history: 'Verlauf dieses Prädikats', confidence: 'Zuversicht', loading: 'Lädt …', updated: 'Gedächtnis aktualisiert: {committed} übernommen, {pending} zur Prüfung',
+    retention: 'Dieser Zeitpunkt liegt vor der Aufbewahrungsgrenze ({edge}): ältere beobachtete Werte wurden zu Monatszusammenfassungen verdichtet und gelöscht. An ihrer Stelle stehen:',
   },
   source: { user: 'vom Nutzer', agent: 'vom Agenten', integration: 'von einer Integration' },
   lifecycle: { active: 'aktiv', pending: 'wartet auf Prüfung', closed: 'abgelöst' },

@@ -27,6 +27,7 @@ const en: typeof de = {
     global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', reason: 'Reason',
     supersedes: 'Replaces', supersededBy: 'Replaced by', chain: 'Supersede chain', causedBy: 'caused by',
     history: 'History of this predicate', confidence: 'Confidence', loading: 'Loading …', updated: 'Memory updated: {committed} committed, {pending} for review',
+    retention: 'This instant lies before the retention edge ({edge}): observed values older than that were rolled up into monthly summaries and pruned. What stands in for them:',
   },
   source: { user: 'from the user', agent: 'from the agent', integration: 'from an integration' },
   lifecycle: { active: 'active', pending: 'awaiting review', closed: 'superseded' },
