@@ -2,7 +2,7 @@
 
 The token is checked once per request, in the context getter: from a short cache of verified tokens
 (graph.ledger.token_cache) on the event loop, else by the database in a worker thread.
-A missing or invalid token is not an HTTP failure: `RequireToken` turns it into one GraphQL error with
+A missing or invalid token is not an HTTP failure: `require_token` turns it into one GraphQL error with
 code UNAUTHENTICATED before the query is even parsed, so nothing else reaches the client.
 
 Resolvers use `principal(info)`, `require(info, ...)` and `database(info)`, and call blocking database
@@ -12,7 +12,7 @@ code through `blocking(...)` so one slow query never stalls the event loop.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, ParamSpec, TypeVar
 
 from graphql import (
@@ -28,9 +28,8 @@ from graphql import (
 )
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
-from strawberry.extensions import SchemaExtension
 from strawberry.fastapi import BaseContext
-from strawberry.types import Info
+from strawberry.types import ExecutionContext, Info
 
 from curator.turns import NO_LISTENER, TurnListener
 from graph.errors import Forbidden, Unauthenticated, Unavailable, WorldmemError
@@ -60,7 +59,7 @@ class Context(BaseContext):
         # Told after each stored chat turn (the curator's debounce runtime); app.state.turn_listener.
         self.turn_listener = turn_listener
         self.gates = gates  # each owner's share of the database (resolvers.fairness)
-        # Errors to report beside a field's data (e.g. a rejected proposal); see SoftErrors.
+        # Errors to report beside a field's data (e.g. a rejected proposal); see add_soft_errors.
         self.soft_errors: list[GraphQLError] = []
 
     def reject(self, field: str, message: str, code: str, **extensions: Any) -> None:
@@ -98,22 +97,20 @@ def context_getter(database: Database, settings: Settings) -> Callable[[HTTPConn
     return get_context
 
 
-class RequireToken(SchemaExtension):
+def require_token(ec: ExecutionContext) -> None:
     """Refuses the whole operation, before it runs, when the request has no valid principal, unless it
-    only reads the schema (GraphiQL's docs and autocomplete work before the user pastes a token)."""
-
-    def on_operation(self) -> Iterator[None]:
-        ctx = self.execution_context.context
-        if not isinstance(ctx, Context) or ctx.principal is None:
-            # With the database down the token cannot be checked; worldContext then still answers (an
-            # empty block with a warning, never data), as it promises the agent.
-            allowed = INTROSPECTION_FIELDS | (DEGRADED_FIELDS if isinstance(getattr(ctx, "auth_error", None),
-                                                                             Unavailable) else frozenset())
-            if not selects_only(self.execution_context.query, allowed):
-                raise getattr(ctx, "auth_error", None) or Unauthenticated(
-                    "a valid bearer token is required: send the header `Authorization: Bearer wm_...` "
-                    "(create one with `worldmem token create --owner NAME`)")
-        yield
+    only reads the schema (GraphiQL's docs and autocomplete work before the user pastes a token). Run first
+    by the operation's extension (resolvers.operation_guard)."""
+    ctx = ec.context
+    if not isinstance(ctx, Context) or ctx.principal is None:
+        # With the database down the token cannot be checked; worldContext then still answers (an
+        # empty block with a warning, never data), as it promises the agent.
+        allowed = INTROSPECTION_FIELDS | (DEGRADED_FIELDS if isinstance(getattr(ctx, "auth_error", None),
+                                                                         Unavailable) else frozenset())
+        if not selects_only(ec.query, allowed):
+            raise getattr(ctx, "auth_error", None) or Unauthenticated(
+                "a valid bearer token is required: send the header `Authorization: Bearer wm_...` "
+                "(create one with `worldmem token create --owner NAME`)")
 
 
 def schema_only(query: str | None) -> bool:
@@ -154,15 +151,12 @@ def selects_only(query: str | None, allowed: frozenset[str]) -> bool:
         for op in operations)
 
 
-class SoftErrors(SchemaExtension):
-    """Adds the errors resolvers put in `context.soft_errors` to a result that still carries data."""
-
-    def on_operation(self) -> Iterator[None]:
-        yield
-        ctx = self.execution_context.context
-        result = self.execution_context.result
-        if isinstance(ctx, Context) and ctx.soft_errors and result is not None:
-            result.errors = [*(result.errors or []), *ctx.soft_errors]
+def add_soft_errors(ec: ExecutionContext) -> None:
+    """Adds the errors resolvers put in `context.soft_errors` to a result that still carries data (after the
+    operation, by resolvers.operation_guard's extension)."""
+    ctx = ec.context
+    if isinstance(ctx, Context) and ctx.soft_errors and ec.result is not None:
+        ec.result.errors = [*(ec.result.errors or []), *ctx.soft_errors]
 
 
 def principal(info: Info[Any, Any]) -> Principal:

@@ -1,4 +1,7 @@
-"""Bounded, off-the-loop parsing and validation, and the per-request budget, as one schema extension.
+"""The token, bounded off-the-loop parsing and validation, the per-request budget and the soft errors, as one
+schema extension (each extension Strawberry builds and hooks per request costs CPU on every request).
+
+- An operation without a valid token is refused before it is parsed (resolvers.context.require_token).
 
 - Parsing stops after `max_tokens` tokens (QUERY_TOO_LARGE): a 1 MB document of 40,000 fields used to
   spend ~6 s in parsing and validation on the event loop while every other owner's request waited.
@@ -9,7 +12,8 @@
   otherwise run whichever it took to be meant.
 - Validation adds a limit on aliases (TOO_MANY_ALIASES) and the input checks of resolvers.input_rules.
 - The operation runs within the owner's database share and time budget (resolvers.fairness), and stored
-  times that readers had to clamp (graph.platform.safe_times) are reported as one typed error.
+  times that readers had to clamp (graph.platform.safe_times) are reported as one typed error; the errors
+  resolvers reported beside their data are added to the result (resolvers.context.add_soft_errors).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from strawberry.schema.schema import validate_document
 
 from graph.platform import safe_times
 from graph.settings import Settings
-from resolvers.context import Context
+from resolvers.context import Context, add_soft_errors, require_token
 from resolvers.document_cache import few_values, for_schema
 from resolvers.fairness import offload, request_budget
 from resolvers.input_rules import InputRule, alias_limit, check_variables, width_error
@@ -97,6 +101,7 @@ class OperationGuard(_Guard):
     """Limits from the request's settings; the owner's gate from the app (see resolvers.context)."""
 
     async def on_operation(self) -> AsyncIterator[None]:
+        require_token(self.execution_context)
         ctx = self.execution_context.context
         with safe_times.collecting() as clamped:
             if isinstance(ctx, Context) and ctx.principal is not None and ctx.gates is not None:
@@ -105,6 +110,7 @@ class OperationGuard(_Guard):
                     yield
             else:
                 yield
+        add_soft_errors(self.execution_context)
         self._report(clamped)
 
     async def on_parse(self) -> AsyncIterator[None]:
@@ -142,11 +148,13 @@ class OperationGuardSync(_Guard):
     """The same checks for `execute_sync` (tests, tools): in the caller's thread, without a budget."""
 
     def on_operation(self) -> Iterator[None]:
+        require_token(self.execution_context)
         ctx = self.execution_context.context
         if isinstance(ctx, Context):
             self._limits(ctx)
         with safe_times.collecting() as clamped:
             yield
+        add_soft_errors(self.execution_context)
         self._report(clamped)
 
     def on_parse(self) -> Iterator[None]:
