@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from curator import proposal as p
 from graph.agent import recall
+from graph.errors import Unavailable
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
@@ -239,3 +240,25 @@ def test_loop_connections_killed_while_idle_are_replaced(slow_reader: Database, 
 
     before, after = asyncio.run(scenario())
     assert before != after  # the first read after the "restart" succeeded on a new connection
+
+
+def test_a_loop_read_past_the_statement_timeout_is_unavailable(app_db_url: str, owner: str) -> None:
+    """The loop pool's connections carry the app's statement_timeout, and its cancellation is translated as
+    the thread pool's is (Database.translating)."""
+    quick = Database(app_db_url, max_size=1, statement_timeout_ms=200)
+
+    async def scenario() -> float:
+        reads = LoopReads(quick)
+        await reads.open()
+        try:
+            started = time.monotonic()
+            with pytest.raises(Unavailable, match="took too long"):
+                await reads.read_pinned(owner, "SELECT pg_sleep(5)::text AS slept, %(owner)s::text AS who", {})
+            return time.monotonic() - started
+        finally:
+            await reads.close()
+
+    try:
+        assert asyncio.run(scenario()) < 3
+    finally:
+        quick.close()
