@@ -272,6 +272,29 @@ try {
     assert((await notice.locator('li').count()) > 0, 'the notice lists no summaries')
     await axe('retention')
   })
+  await scenario('contacts: a contact made through GraphQL, found by a German name typed with ue', async () => {
+    const mutation = `mutation { upsertContact(identities: ["email:juergen.gross@example.org"], name: "Jürgen Groß",
+      runId: "e2e-contact-${Date.now()}") { contact { ref } } }`
+    const res = await fetch(new URL('graphql', BASE), {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ query: mutation }),
+    })
+    const body = await res.json()
+    const ref = body.data?.upsertContact?.contact?.ref
+    assert(ref, `upsertContact failed: ${JSON.stringify(body)}`)
+    await page.getByRole('link', { name: 'Contacts' }).click()
+    await page.getByTestId('contacts').getByText('person:basti', { exact: true }).waitFor() // unfiltered: the demo's people too
+    await page.getByTestId('contact-filter').fill('Juergen Gross')
+    await page.getByTestId('contact-filter').press('Enter')
+    await page.waitForURL(/name=Juergen/)
+    await page.getByTestId('contacts').getByText('person:basti', { exact: true }).waitFor({ state: 'detached' }) // the filter applies
+    const found = page.getByTestId('contacts').getByRole('listitem').filter({ hasText: 'juergen.gross@example.org' })
+    await found.first().waitFor()
+    assert((await page.getByTestId('contacts').innerText()).includes('Jürgen Groß'), 'the contact is not listed')
+    await axe('contacts')
+    await found.first().getByRole('link', { name: /Jürgen Groß/ }).click()
+    await page.getByTestId('entity').getByRole('heading', { name: 'Jürgen Groß' }).waitFor()
+  })
 } finally {
   writeFileSync(join(RESULTS, 'budgets.json'), JSON.stringify(results, null, 2))
   log('budgets', JSON.stringify({

@@ -113,3 +113,9 @@ export const CHECK = graphql(`
 export const PENDING = graphql(`
   query Pending { pendingReview(limit: 50) { items { kind factId entityRefs } } }
 `)
+
+export const CONTACTS = graphql(`
+  query Contacts($name: String) {
+    contacts(name: $name, limit: 100) { ref name identities { identity namespace value validFrom validTo source } }
+  }
+`)

@@ -14,6 +14,7 @@ export function makeRouter(isLoggedIn: () => boolean) {
       { path: '/trace', name: 'trace', component: () => import('./pages/TracePage.vue') },
       { path: '/explore', name: 'explore', component: () => import('./pages/ExplorePage.vue') },
       { path: '/console', name: 'console', component: () => import('./pages/ConsolePage.vue') },
+      { path: '/contacts', name: 'contacts', component: () => import('./pages/ContactsPage.vue') },
     ],
   })
   router.beforeEach((to) => {

@@ -1,7 +1,11 @@
 // German (default). Every key here must exist in en.ts and the other way round (i18n.spec.ts).
 export default {
   app: { title: 'Gedächtnis', skip: 'Zum Inhalt springen', language: 'Sprache', logout: 'Abmelden' },
-  nav: { search: 'Suchen', explore: 'Gesamtbild', console: 'Cypher-Konsole', main: 'Hauptnavigation' },
+  nav: { search: 'Suchen', explore: 'Gesamtbild', contacts: 'Kontakte', console: 'Cypher-Konsole', main: 'Hauptnavigation' },
+  contacts: {
+    heading: 'Kontakte', label: 'Teil eines Namens', submit: 'Filtern', none: 'Keine Kontakte.', noIdentities: 'keine Kennungen',
+    since: 'seit', until: 'bis',
+  },
   login: {
     heading: 'Anmelden', token: 'Owner-Token', hint: 'Token erzeugen: worldmem token create --owner demo',
     submit: 'Anmelden', invalid: 'Dieses Token wird nicht akzeptiert.', needed: 'Bitte ein Token einfügen.',

@@ -3,7 +3,11 @@ import type de from './de'
 
 const en: typeof de = {
   app: { title: 'Gedächtnis', skip: 'Skip to content', language: 'Language', logout: 'Log out' },
-  nav: { search: 'Search', explore: 'Overview', console: 'Cypher console', main: 'Main navigation' },
+  nav: { search: 'Search', explore: 'Overview', contacts: 'Contacts', console: 'Cypher console', main: 'Main navigation' },
+  contacts: {
+    heading: 'Contacts', label: 'Part of a name', submit: 'Filter', none: 'No contacts.', noIdentities: 'no identities',
+    since: 'since', until: 'until',
+  },
   login: {
     heading: 'Log in', token: 'Owner token', hint: 'Create one: worldmem token create --owner demo',
     submit: 'Log in', invalid: 'This token is not accepted.', needed: 'Please paste a token.',
