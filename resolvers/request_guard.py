@@ -44,7 +44,8 @@ async def read_body(receive: Receive, timeout_s: float) -> bytes:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise TimeoutError
-        message = await asyncio.wait_for(receive(), remaining)
+        async with asyncio.timeout(remaining):  # not wait_for: on 3.11 that makes a task for every message
+            message = await receive()
         if message["type"] == "http.disconnect":
             raise _Disconnected
         chunks.append(message.get("body", b""))
