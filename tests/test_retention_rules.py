@@ -13,11 +13,12 @@ import pytest
 from cli.retention import Progress
 from curator.proposal import AssertRelationship, MemoryMutationProposal, Operation, UpsertEntity
 from graph.demo import TYPES
+from graph.governance.phrases import Lang
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
-from graph.retention import rollup
+from graph.retention import notice, rollup
 from graph.retention.classes import (
     Row,
     before_edge,
@@ -73,6 +74,34 @@ def test_the_sql_rule_is_the_python_rule(db: Database) -> None:
                 row.valid_to, row.superseded_at, EDGE]).fetchone()
             assert got is not None and got["p"] == prunable(row, EDGE), row
     assert len(cases) == 1152
+
+
+def test_a_notice_is_due_exactly_when_it_would_ask_for_the_language() -> None:
+    """notice.as_of_due / series_due are the condition as_of / series use: due means the language is asked."""
+    edge = datetime(2026, 9, 1, tzinfo=UTC)
+    rollups = [{"projection_id": "0190a5f0-0000-7000-8000-000000000001", "predicate": "temperature",
+                "month": "2026-03-01", "text": "temperature: 31 readings"}]
+    rolled = {"rolled_up": True, "edge": edge, "rollups": rollups}
+    cases = [([rolled], edge - timedelta(days=1), None, True),  # valid time behind the edge
+             ([rolled], edge, None, False),  # at the edge: nothing pruned there
+             ([rolled], edge + timedelta(days=1), edge - timedelta(seconds=1), True),  # known before the edge
+             ([{**rolled, "rolled_up": False}], edge - timedelta(days=1), None, False),
+             ([{**rolled, "edge": None}], edge - timedelta(days=1), None, False),
+             ([], edge, None, False)]
+    for rows, valid, system, due in cases:
+        asked: list[str] = []
+
+        def language(asked: list[str] = asked) -> Lang:
+            asked.append("asked")
+            return "en"
+
+        found = notice.as_of(rows, valid, system, language)
+        assert notice.as_of_due(rows, valid, system) is due, (valid, system)
+        assert bool(asked) is due and (found is not None) is due, (valid, system)
+    for row, due in (({"edge": edge, "rollups": rollups}, True), ({"edge": None, "rollups": []}, False),
+                     ({"edge": edge, "rollups": []}, False)):
+        assert notice.series_due(row) is due
+        assert (notice.series(row, "temperature", "history", lambda: "de") is not None) is due
 
 
 def test_months_and_edges() -> None:
