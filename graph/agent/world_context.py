@@ -9,7 +9,8 @@ found nothing, take one more round. Facts are resolved for the scope chain (grap
 block is trimmed to the token budget (graph.agent.budget): policies and the current facts of linked
 entities are never dropped.
 
-Owner convention: the owner's person entity is `person:me`, or else the person holding the alias "me".
+Owner convention: the owner's person entity is `person:me`, or else the one person holding the alias "me"
+(one rule, the database function wm_owner_person of migrations/0085, which the owner's language reads too).
 Memory must never break a run: `world_context` turns any failure into an empty block with a warning.
 """
 
@@ -161,10 +162,9 @@ def block_params(found: list[linking.Span], at: datetime, chat_id: str | None, *
 
 
 def _owner(rows: list[dict[str, Any]]) -> EntityMatch | None:
-    people = [r for r in rows if r["via"] == "owner" and r["kind"] == "person"]
-    chosen = next((r for r in people if r["ref"] == "person:me"), None)
-    if chosen is None and len({r["id"] for r in people}) == 1:
-        chosen = people[0]
+    """The owner's person entity: the block's 'owner' row (wm_owner_person decides, migrations/0085; a merged
+    one stands for its survivor)."""
+    chosen = next((r for r in rows if r["via"] == "owner"), None)
     if chosen is None:
         return None
     return EntityMatch(id=chosen["id"], ref=chosen["ref"], kind=chosen["kind"], name=chosen["name"],

@@ -1,13 +1,7 @@
--- Every believed `answer_language` of the owner's person entity (ref person:me, or the person with the
--- believed alias "me") valid at %(at)s, scoped or not: the AGENTS.md export picks the one of the repo's
--- scope chain (a repo can be English while the owner answers in German). Columns: the agent fact row.
-WITH me AS (
-    SELECT id FROM entities WHERE owner_sub = wm_owner() AND ref = 'person:me'
-    UNION
-    SELECT a.entity_id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id
-    WHERE a.owner_sub = wm_owner() AND a.alias_norm = 'me' AND a.superseded_at IS NULL AND e.kind = 'person'
-      AND a.valid_from <= %(at)s AND (a.valid_to IS NULL OR a.valid_to > %(at)s)
-)
+-- Every believed `answer_language` of the owner's person entity (wm_owner_person, migrations/0085: person:me,
+-- or else the one person with the believed alias "me") valid at %(at)s, scoped or not: the AGENTS.md export
+-- picks the one of the repo's scope chain (a repo can be English while the owner answers in German).
+-- Columns: the agent fact row.
 SELECT f.id, f.subject_id AS about_id, s.ref AS subject_ref, f.predicate, f.functional, f.object_kind,
        f.object_value, NULL::text AS object_ref, f.valid_from, f.valid_to, f.recorded_at, f.superseded_at,
        f.observed_at, f.status, f.source, f.confidence, sc.ref AS scope_ref, f.priority, f.memory_type,
@@ -15,6 +9,6 @@ SELECT f.id, f.subject_id AS about_id, s.ref AS subject_ref, f.predicate, f.func
 FROM facts f
 JOIN entities s ON s.id = f.subject_id
 LEFT JOIN entities sc ON sc.id = f.scope_entity_id
-WHERE f.owner_sub = wm_owner() AND f.subject_id IN (SELECT id FROM me) AND f.predicate = 'answer_language'
+WHERE f.owner_sub = wm_owner() AND f.subject_id = wm_owner_person(%(at)s) AND f.predicate = 'answer_language'
   AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> %(at)s::timestamptz
 ORDER BY f.recorded_at, f.id

@@ -4,7 +4,8 @@
 -- and context_events.sql cut for the chosen ids; the builder keeps the chosen ones' rows in this order and
 -- applies those statements' overall limits, which gives the rows the two-step build read (tests/test_context_block.py).
 --   part 'entity'   tests/sql/context_entities.sql's rows: message spans equal to a ref ($1), a canonical name or
---                   a believed alias valid at $3 ($2), the owner's person, active policies; a merged
+--                   a believed alias valid at $3 ($2), the owner's person (wm_owner_person, 0085),
+--                   active policies; a merged
 --                   entity stands for its survivor. n: the order context_entities returns them in.
 --   part 'own'      current facts (active, valid at $3) of every entity found: the first $5 of each
 --                   by (predicate, valid_from, id); n orders them by (about_id, predicate, valid_from, id).
@@ -34,14 +35,9 @@ WITH hits AS (
     WHERE owner_sub = wm_owner() AND alias_norm = ANY($2) AND superseded_at IS NULL
       AND valid_from <= $3 AND (valid_to IS NULL OR valid_to > $3)
     UNION ALL
-    SELECT NULL, id, 'owner', NULL, NULL
+    SELECT NULL, id, 'owner', NULL, NULL  -- the owner's person entity (wm_owner_person, migrations/0085)
     FROM entities
-    WHERE owner_sub = wm_owner() AND ref = 'person:me'
-    UNION ALL
-    SELECT NULL, entity_id, 'owner', namespace, recorded_at
-    FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND alias_norm = 'me' AND superseded_at IS NULL
-      AND valid_from <= $3 AND (valid_to IS NULL OR valid_to > $3)
+    WHERE owner_sub = wm_owner() AND id = wm_owner_person($3)
     UNION ALL
     (SELECT NULL, id, 'policy', NULL, NULL
      FROM entities

@@ -3,8 +3,8 @@
 -- Since issue 11 the context builder reads these rows as the 'entity' part of context_block.sql (one round
 -- trip); this statement stays as the reference that part is tested against (tests/test_context_block.py).
 -- The entities of one context, in one query: message spans that equal a ref (%(refs)s), a canonical
--- name or a believed alias valid at %(at)s (%(spans)s, lower case); the owner's person entity (ref
--- person:me, or a person with the alias "me"); and active policies. A merged entity stands for its
+-- name or a believed alias valid at %(at)s (%(spans)s, lower case); the owner's person entity (wm_owner_person,
+-- migrations/0085); and active policies. A merged entity stands for its
 -- survivor (the end of its merge chain now: wm_survivor, migrations/0015_as_of.sql). seen_at (when the alias was recorded) lets chat aliases win by recency.
 -- (No coalesce() in a join condition: under RLS it is not leakproof, and the join became a seq scan.)
 -- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
@@ -25,12 +25,7 @@ WITH hits AS (
     UNION ALL
     SELECT NULL, id, 'owner', NULL, NULL
     FROM entities
-    WHERE owner_sub = wm_owner() AND ref = 'person:me'
-    UNION ALL
-    SELECT NULL, entity_id, 'owner', namespace, recorded_at
-    FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND alias_norm = 'me' AND superseded_at IS NULL
-      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    WHERE owner_sub = wm_owner() AND id = wm_owner_person(%(at)s)
     UNION ALL
     (SELECT NULL, id, 'policy', NULL, NULL
      FROM entities
