@@ -109,8 +109,8 @@ def alone() -> bool:
     resolvers.pinned awaits a point read on the event loop only then. With other requests in flight, the
     loop's own work (and the GIL it holds meanwhile) is what they wait for, and a worker thread does the read
     with more throughput: 8 clients of mixed load did 378-460 req/s with every point read on the loop against
-    main's 496-514 with them in threads, and 493-518 with this rule (bench/README.md, "Point reads on the
-    event loop")."""
+    main's 496-514 with them in threads, and 493-524 with this rule against main's 503-545 in the same runs
+    (bench/README.md, "Point reads on the event loop")."""
     budget = CURRENT.get()
     return budget is None or budget.gates.in_flight <= 1
 

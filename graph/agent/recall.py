@@ -178,7 +178,7 @@ def _ask(db: Database, owner: str, ref: str, q: Question) -> About:
         rows = temporal.answer(db, owner, about.entity.ref, q)
         if rows[0]["outcome"] != "found":
             return about
-    about.retention = temporal.retention(rows, q, lambda: temporal.owner_language_now(db, owner))
+    about.retention = temporal.retention(rows, q, temporal.language_reader(db, owner))
     if about.retention is not None:
         about.notice = about.retention.text
     subject = about.entity.ref if about.entity else ref

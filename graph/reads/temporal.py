@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -138,6 +139,11 @@ def owner_language_now(db: Database, owner: str) -> Lang:
         return owner_language(tx.conn)
 
 
+def language_reader(db: Database, owner: str) -> Callable[[], Lang]:
+    """`retention`'s `language`: the owner's answer language, read only when asked (owner_language_now)."""
+    return functools.partial(owner_language_now, db, owner)
+
+
 def retention(rows: list[dict[str, Any]], q: Question, language: Callable[[], Lang]) -> RetentionNotice | None:
     """The retention notice of `answer`'s rows (their edge / rolled_up / rollups columns); `language` is asked
     only when there is a notice (notice_due)."""
@@ -171,7 +177,7 @@ def state_view(ref: str, q: Question, rows: list[dict[str, Any]], language: Call
 
 def _state(db: Database, owner: str, ref: str, q: Question) -> EntityStateView | None:
     """One round trip, one statement after the owner (answer)."""
-    return state_view(ref, q, answer(db, owner, ref, q), lambda: owner_language_now(db, owner))
+    return state_view(ref, q, answer(db, owner, ref, q), language_reader(db, owner))
 
 
 def state_at(db: Database, owner: str, ref: str, valid_time: datetime) -> EntityStateView | None:
@@ -200,4 +206,4 @@ def fact_history_retention(db: Database, owner: str, ref: str, predicate: str) -
     (factHistory is a list, fixed by the public contract, so the notice is its own field beside it)."""
     q = Question.history(predicate)
     rows = answer(db, owner, ref, q)
-    return retention(rows, q, lambda: owner_language_now(db, owner)) if entities.found(rows[0], ref) else None
+    return retention(rows, q, language_reader(db, owner)) if entities.found(rows[0], ref) else None
