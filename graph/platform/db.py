@@ -231,10 +231,15 @@ class Database:
             try:
                 conn = stack.enter_context(self._pool.connection(timeout=FIRST_WAIT_S))
             except PoolTimeout:
-                if self.server_down():
-                    raise Unavailable("the database is not reachable") from None
+                self.refuse_if_down()
                 conn = stack.enter_context(self._pool.connection(timeout=POOL_TIMEOUT_S - FIRST_WAIT_S))
             yield conn
+
+    def refuse_if_down(self) -> None:
+        """After FIRST_WAIT_S without a pooled connection (this pool's or db_async.LoopReads'): Unavailable now
+        when the server itself is not there; otherwise the pool is only busy and the caller waits the rest."""
+        if self.server_down():
+            raise Unavailable("the database is not reachable") from None
 
     def server_down(self) -> bool:
         with self._probe_lock:

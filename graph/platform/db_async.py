@@ -7,7 +7,7 @@ request with the thread, 0.87-0.89 without). Here the same statement goes out on
 its own pool, opened by the app's lifespan on the app's loop; the loop serves other requests while the
 server answers. What is the same as Database.read_pinned, because it is the same code: the owner check, the
 connection's settings (db.connect_kwargs), the check before lending (db.quiet), the translated errors and
-"database down" within about a second (Database.translating, Database.server_down). These connections
+"database down" within about a second (Database.translating, Database.refuse_if_down). These connections
 are in autocommit for good: a pinned statement is its own transaction.
 """
 
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, LiteralString
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from graph.errors import Unavailable
 from graph.platform.db import FIRST_WAIT_S, POOL_TIMEOUT_S, check_owner, connect_kwargs, quiet
 
 if TYPE_CHECKING:
@@ -72,6 +71,5 @@ class LoopReads:
         try:
             return await self._pool.getconn(timeout=FIRST_WAIT_S)
         except PoolTimeout:
-            if await asyncio.to_thread(self._db.server_down):
-                raise Unavailable("the database is not reachable") from None
+            await asyncio.to_thread(self._db.refuse_if_down)  # the probe may take up to its connect timeout
             return await self._pool.getconn(timeout=POOL_TIMEOUT_S - FIRST_WAIT_S)
