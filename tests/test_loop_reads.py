@@ -89,24 +89,18 @@ def test_point_reads_go_out_on_the_loop_pool(client: TestClient, make_token: Any
     assert facts == {"status": "im Urlaub", "description": "graue Katze"}
 
 
-def test_the_loop_answers_what_the_library_answers(db: Database, world: str) -> None:
+def test_the_loop_answers_what_the_library_answers(loop_db: Database, world: str) -> None:
     """resolvers.pinned with a loop pool, and without one (a worker thread), against graph.reads / recall."""
-    at = datetime(2021, 6, 1, tzinfo=UTC)
+    db, at = loop_db, datetime(2021, 6, 1, tzinfo=UTC)
 
     async def both() -> list[Any]:
         answers = [await pinned.state_at(db, world, "pet:luna", at), await pinned.get_entity(db, world, "Lunchen"),
                    await pinned.fact_history(db, world, "pet:luna", "status")]
-        db.loop_reads = LoopReads(db)
-        await db.loop_reads.open()
-        try:
-            answers += [await pinned.state_at(db, world, "pet:luna", at),
-                        await pinned.get_entity(db, world, "Lunchen"),
-                        await pinned.fact_history(db, world, "pet:luna", "status"),
-                        await pinned.state_at(db, world, "pet:nobody", at)]
-        finally:
-            reads, db.loop_reads = db.loop_reads, None
-            await reads.close()
-        return answers
+        async with LoopReads(db) as db.loop_reads:
+            return [*answers, await pinned.state_at(db, world, "pet:luna", at),
+                    await pinned.get_entity(db, world, "Lunchen"),
+                    await pinned.fact_history(db, world, "pet:luna", "status"),
+                    await pinned.state_at(db, world, "pet:nobody", at)]
 
     thread_state, thread_entity, thread_history, loop_state, loop_entity, loop_history, nobody = asyncio.run(both())
     library_state = temporal.state_at(db, world, "pet:luna", at)
@@ -150,17 +144,16 @@ def test_a_loop_read_takes_a_slot_of_its_owners_share() -> None:
 
 
 @pytest.fixture
-def slow_reader(db: Database) -> Iterator[Database]:
+def loop_db(db: Database) -> Iterator[Database]:
+    """The session's Database, for a test that sets its loop pool; unset again afterwards."""
     yield db
     db.loop_reads = None
 
 
 def test_a_cancelled_loop_read_is_cancelled_on_the_server_and_its_connection_serves_again(
-        slow_reader: Database, owner: str, admin_conn: psycopg.Connection) -> None:
+        db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
     async def scenario() -> tuple[float, list[dict[str, Any]]]:
-        reads = slow_reader.loop_reads = LoopReads(slow_reader)
-        await reads.open()
-        try:
+        async with LoopReads(db) as reads:
             sleeping = asyncio.create_task(reads.read_pinned(owner, "SELECT pg_sleep(30)::text AS slept, "
                                                                     "%(owner)s::text AS who", {}))
             await asyncio.sleep(0.5)
@@ -173,15 +166,13 @@ def test_a_cancelled_loop_read_is_cancelled_on_the_server_and_its_connection_ser
                                         "state = 'active'", (APPLICATION_NAME,)).fetchone()
             assert active is not None and active[0] == 0  # nothing still sleeping on the server
             return took, await reads.read_pinned(owner, "SELECT %(owner)s::text AS who", {})
-        finally:
-            await reads.close()
 
     took, rows = asyncio.run(scenario())
     assert took < 5  # cancelled on the server, not waited out (30 s)
     assert rows == [{"who": owner}]
 
 
-def test_with_another_request_in_flight_the_read_goes_to_a_worker_thread(slow_reader: Database, world: str,
+def test_with_another_request_in_flight_the_read_goes_to_a_worker_thread(loop_db: Database, world: str,
                                                                          admin_conn: psycopg.Connection) -> None:
     """fairness.alone: the loop only for a request alone in flight; else the thread pool's connections."""
     gates = OwnerGates(share=2)
@@ -191,31 +182,28 @@ def test_with_another_request_in_flight_the_read_goes_to_a_worker_thread(slow_re
         return {app for app, q in _queries_since(admin_conn, since) if q.startswith(_head("reads_state_at"))}
 
     async def scenario() -> tuple[set[str], set[str]]:
-        reads = slow_reader.loop_reads = LoopReads(slow_reader)
-        await reads.open()
-        other_done = asyncio.Event()
+        async with LoopReads(loop_db) as reads:
+            loop_db.loop_reads = reads
+            other_done = asyncio.Event()
 
-        async def another_request() -> None:
-            with request_budget(gates, "someone-else", 30):
-                await other_done.wait()
+            async def another_request() -> None:
+                with request_budget(gates, "someone-else", 30):
+                    await other_done.wait()
 
-        try:
             with request_budget(gates, world, 30):
                 assert alone()
                 since = admin_conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
-                assert await pinned.state_at(slow_reader, world, "pet:luna", at) is not None
+                assert await pinned.state_at(loop_db, world, "pet:luna", at) is not None
                 alone_pools = pools_since(since)
                 other = asyncio.create_task(another_request())
                 await asyncio.sleep(0.01)
                 assert not alone()
                 since = admin_conn.execute("SELECT clock_timestamp()").fetchone()[0]  # type: ignore[index]
-                assert await pinned.state_at(slow_reader, world, "pet:luna", at) is not None
+                assert await pinned.state_at(loop_db, world, "pet:luna", at) is not None
                 busy_pools = pools_since(since)
                 other_done.set()
                 await other
             return alone_pools, busy_pools
-        finally:
-            await reads.close()
 
     alone_pools, busy_pools = asyncio.run(scenario())
     assert alone_pools == {APPLICATION_NAME}
@@ -223,20 +211,16 @@ def test_with_another_request_in_flight_the_read_goes_to_a_worker_thread(slow_re
     assert gates.in_flight == 0
 
 
-def test_loop_connections_killed_while_idle_are_replaced(slow_reader: Database, owner: str,
+def test_loop_connections_killed_while_idle_are_replaced(db: Database, owner: str,
                                                           test_db_url: str) -> None:
     async def scenario() -> tuple[int, int]:
-        reads = slow_reader.loop_reads = LoopReads(slow_reader)
-        await reads.open()
-        try:
+        async with LoopReads(db) as reads:
             before = (await reads.read_pinned(owner, "SELECT pg_backend_pid() AS pid, %(owner)s::text AS who", {}))
             with psycopg.connect(test_db_url, autocommit=True) as admin:  # waits until each is gone (5 s at most)
                 admin.execute("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE "
                               "application_name = %s AND datname = current_database()", (APPLICATION_NAME,))
             after = (await reads.read_pinned(owner, "SELECT pg_backend_pid() AS pid, %(owner)s::text AS who", {}))
             return before[0]["pid"], after[0]["pid"]
-        finally:
-            await reads.close()
 
     before, after = asyncio.run(scenario())
     assert before != after  # the first read after the "restart" succeeded on a new connection
@@ -248,15 +232,11 @@ def test_a_loop_read_past_the_statement_timeout_is_unavailable(app_db_url: str, 
     quick = Database(app_db_url, max_size=1, statement_timeout_ms=200)
 
     async def scenario() -> float:
-        reads = LoopReads(quick)
-        await reads.open()
-        try:
+        async with LoopReads(quick) as reads:
             started = time.monotonic()
             with pytest.raises(Unavailable, match="took too long"):
                 await reads.read_pinned(owner, "SELECT pg_sleep(5)::text AS slept, %(owner)s::text AS who", {})
             return time.monotonic() - started
-        finally:
-            await reads.close()
 
     try:
         assert asyncio.run(scenario()) < 3

@@ -101,15 +101,11 @@ def test_a_loop_read_says_not_reachable_within_seconds(dead_url: str) -> None:
     database = Database(dead_url, max_size=1)
 
     async def scenario() -> float:
-        reads = LoopReads(database)
-        await reads.open()
-        try:
+        async with LoopReads(database) as reads:
             started = time.monotonic()
             with pytest.raises(Unavailable, match="not reachable"):
                 await reads.read_pinned("someone", "SELECT %(owner)s::text AS who", {})
             return time.monotonic() - started
-        finally:
-            await reads.close()
 
     try:
         assert asyncio.run(scenario()) < 5  # the probe decided, not the pool's whole timeout (10 s)

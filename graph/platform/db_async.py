@@ -53,6 +53,13 @@ class LoopReads:
     async def close(self) -> None:
         await self._pool.close()
 
+    async def __aenter__(self) -> LoopReads:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.close()
+
     async def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]
                           ) -> list[dict[str, Any]]:
         """Database.read_pinned, awaited on the loop."""
