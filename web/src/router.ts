@@ -1,5 +1,6 @@
 // Hash routes (the server needs no fallback); the as-of instant travels in the query (?at=&axis=).
-import { createRouter, createWebHashHistory, type RouteLocationRaw } from 'vue-router'
+import { computed, ref, watch } from 'vue'
+import { createRouter, createWebHashHistory, useRoute, useRouter, type RouteLocationRaw } from 'vue-router'
 import SearchPage from './pages/SearchPage.vue'
 import LoginPage from './pages/LoginPage.vue'
 
@@ -31,4 +32,21 @@ export function keepTime(to: { name: string; params?: Record<string, string>; qu
   if (typeof current.at === 'string') query.at = current.at
   if (current.axis === 'system') query.axis = 'system'
   return { ...to, query }
+}
+
+/** A text kept in the URL's query under `key` (a page's search box): `value` is the URL's, `text` the input's,
+ *  `submit` puts the input (trimmed; empty removes it) into the URL. */
+export function useQueryText(key: string) {
+  const route = useRoute()
+  const router = useRouter()
+  const value = computed(() => {
+    const v = route.query[key]
+    return typeof v === 'string' ? v : ''
+  })
+  const text = ref(value.value)
+  watch(value, (v) => (text.value = v))
+  function submit() {
+    router.replace({ query: { ...route.query, [key]: text.value.trim() || undefined } })
+  }
+  return { value, text, submit }
 }
