@@ -37,23 +37,28 @@ export function shiftDays(iso: string | null, days: number, now: Date = new Date
   return new Date(base.getTime() + days * 86_400_000).toISOString()
 }
 
+/** The formatting locale of the explorer's language: German as in Germany, English as in Britain. */
+function bcp47(locale: string): string {
+  return locale === 'de' ? 'de-DE' : 'en-GB'
+}
+
 export function formatDate(iso: string | null | undefined, locale: string): string {
   if (!iso) return '—'
-  return new Date(iso).toLocaleDateString(locale === 'de' ? 'de-DE' : 'en-GB', {
+  return new Date(iso).toLocaleDateString(bcp47(locale), {
     year: 'numeric', month: 'short', day: 'numeric',
   })
 }
 
 export function formatDateTime(iso: string | null | undefined, locale: string): string {
   if (!iso) return '—'
-  return new Date(iso).toLocaleString(locale === 'de' ? 'de-DE' : 'en-GB', {
+  return new Date(iso).toLocaleString(bcp47(locale), {
     year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit',
   })
 }
 
 /** A UTC month (a date of its first day, "2025-03-01") as "March 2025" / "März 2025". */
 export function formatMonth(day: string, locale: string): string {
-  return new Date(`${day.slice(0, 10)}T00:00:00Z`).toLocaleDateString(locale === 'de' ? 'de-DE' : 'en-GB', {
+  return new Date(`${day.slice(0, 10)}T00:00:00Z`).toLocaleDateString(bcp47(locale), {
     year: 'numeric', month: 'long', timeZone: 'UTC',
   })
 }
