@@ -31,7 +31,6 @@ from graphql import (
     ValidationRule,
     get_named_type,
 )
-from strawberry.extensions import AddValidationRules
 
 QUERY_TOO_DEEP = "QUERY_TOO_DEEP"
 QUERY_TOO_COMPLEX = "QUERY_TOO_COMPLEX"
@@ -116,7 +115,7 @@ def measure_operation(context: ValidationContext, node: OperationDefinitionNode,
     return _Walk(context).measure(node.selection_set, _root(context.schema, node.operation), 1, cap)
 
 
-@cache  # one class per pair of limits: QueryLimits is built for every request (a new class cost ~2 % of the floor)
+@cache  # one class per pair of limits (a new class per request cost ~2 % of the floor)
 def limits_rule(max_depth: int = MAX_DEPTH, max_complexity: int = MAX_COMPLEXITY) -> type[ValidationRule]:
     class QueryLimitsRule(ValidationRule):
         def enter_operation_definition(self, node: OperationDefinitionNode, *_: Any) -> None:
@@ -132,10 +131,3 @@ def limits_rule(max_depth: int = MAX_DEPTH, max_complexity: int = MAX_COMPLEXITY
                     "limits, fewer aliases or nested lists)", node, extensions={"code": QUERY_TOO_COMPLEX}))
 
     return QueryLimitsRule
-
-
-class QueryLimits(AddValidationRules):
-    """The schema extension: refuses too deep or too complex operations before anything runs."""
-
-    def __init__(self, max_depth: int = MAX_DEPTH, max_complexity: int = MAX_COMPLEXITY) -> None:
-        super().__init__([limits_rule(max_depth, max_complexity)])

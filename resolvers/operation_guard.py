@@ -10,7 +10,8 @@ schema extension (each extension Strawberry builds and hooks per request costs C
   is taken from resolvers.document_cache instead (then only small variables are checked on the loop).
 - A document with several operations needs `operationName` (OPERATION_NAME_REQUIRED): GraphQL would
   otherwise run whichever it took to be meant.
-- Validation adds a limit on aliases (TOO_MANY_ALIASES) and the input checks of resolvers.input_rules.
+- Validation adds the depth and complexity limits of resolvers.limits (QUERY_TOO_DEEP, QUERY_TOO_COMPLEX), a limit
+  on aliases (TOO_MANY_ALIASES) and the input checks of resolvers.input_rules.
 - The operation runs within the owner's database share and time budget (resolvers.fairness), and stored
   times that readers had to clamp (graph.platform.safe_times) are reported as one typed error; the errors
   resolvers reported beside their data are added to the result (resolvers.context.add_soft_errors).
@@ -31,6 +32,7 @@ from resolvers.context import Context, add_soft_errors, require_token
 from resolvers.document_cache import few_values, for_schema
 from resolvers.fairness import offload, request_budget
 from resolvers.input_rules import InputRule, alias_limit, check_variables, width_error
+from resolvers.limits import MAX_DEPTH, limits_rule
 
 QUERY_TOO_LARGE = "QUERY_TOO_LARGE"
 QUERY_TOO_DEEP = "QUERY_TOO_DEEP"
@@ -80,6 +82,11 @@ class _Guard(SchemaExtension):
     max_tokens = Settings.model_fields["max_query_tokens"].default
     max_aliases = Settings.model_fields["max_query_aliases"].default
 
+    def __init__(self, max_depth: int = MAX_DEPTH) -> None:
+        super().__init__()
+        self.max_depth = max_depth
+        self.limits = limits_rule(max_depth)  # depth and complexity (resolvers.limits), one class per depth
+
     def _limits(self, ctx: Context) -> None:
         self.max_tokens = ctx.settings.max_query_tokens
         self.max_aliases = ctx.settings.max_query_aliases
@@ -94,7 +101,7 @@ class _Guard(SchemaExtension):
         return getattr(self.execution_context, "_provided_operation_name", None)
 
     def _rules(self) -> tuple[type[ASTValidationRule], ...]:
-        return (*self.execution_context.validation_rules, alias_limit(self.max_aliases))
+        return (*self.execution_context.validation_rules, self.limits, alias_limit(self.max_aliases))
 
 
 class OperationGuard(_Guard):

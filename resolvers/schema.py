@@ -42,7 +42,7 @@ from resolvers.explorer import ExplorerQuery
 from resolvers.governance import GovernanceMutation, GovernanceQuery
 from resolvers.graph_queries import GraphQueryQuery
 from resolvers.ledger import LedgerMutation, LedgerQuery
-from resolvers.limits import QueryLimits
+from resolvers.limits import MAX_DEPTH
 from resolvers.live import LiveSubscription
 from resolvers.operation_guard import OperationGuard, OperationGuardSync
 from resolvers.registry_types import RegistryMutation, RegistryQuery
@@ -54,7 +54,6 @@ QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, C
                                   GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery, DomainsQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
                                      SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation)
-MAX_DEPTH = 12
 
 
 class WorldmemSchema(strawberry.Schema):
@@ -67,7 +66,7 @@ class WorldmemSchema(strawberry.Schema):
     def get_extensions(self, sync: bool = False) -> list[SchemaExtension]:
         # execute_sync cannot run the guard's asynchronous (off-loop) hooks: use its synchronous twin
         found = super().get_extensions(sync)
-        return [OperationGuardSync() if sync and isinstance(e, OperationGuard) else e for e in found]
+        return [OperationGuardSync(e.max_depth) if sync and isinstance(e, OperationGuard) else e for e in found]
 
 
 def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
@@ -77,9 +76,10 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
         query=query,
         mutation=mutation,
         subscription=LiveSubscription,
-        # one extension per request does the token, the guard and the soft errors: each extension Strawberry
-        # builds and hooks per request cost ~0.03 ms of a point read (bench/README.md)
-        extensions=[OperationGuard, lambda: QueryLimits(max_depth=max_depth)],
+        # one extension per request does the token, the guard, the depth and complexity limits and the soft
+        # errors: each extension Strawberry builds and hooks per request cost ~0.03 ms of a point read
+        # (bench/README.md)
+        extensions=[lambda: OperationGuard(max_depth)],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
         # The codes of `extensions.code` and `Rejected.code` (a String in the contract), documented.
         types=[ErrorCode],
