@@ -10,6 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from psycopg.types.json import Jsonb
+from pydantic_core import PydanticSerializationError, to_json
 
 FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
                 "valid_from", "valid_to", "recorded_at", "observed_at", "believed", "source", "source_trust_tier",
@@ -20,8 +21,14 @@ _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidenc
 
 
 def rows_json(rows: list[dict[str, Any]]) -> str:
-    """Rows as one JSON document for jsonb_to_recordset: times as ISO 8601 with their offset, ids as text."""
-    return json.dumps(rows, default=_json_default, separators=(",", ":"))
+    """Rows as one JSON document for jsonb_to_recordset: times as ISO 8601 with their offset (UTC as Z), ids as
+    text, written by pydantic-core (Rust): the standard library took 26 ms for 1,000 fact rows, 8 % of a bulk
+    commit (issue 11), pydantic-core 4 ms. What it cannot write (text with a lone surrogate, not UTF-8) is
+    written as before by json.dumps, which escapes it, so the database refuses it as it always did."""
+    try:
+        return to_json(rows, fallback=_json_default, inf_nan_mode="constants").decode()
+    except PydanticSerializationError:
+        return json.dumps(rows, default=_json_default, separators=(",", ":"))
 
 
 def facts_json(rows: list[dict[str, Any]]) -> str:
