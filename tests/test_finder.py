@@ -22,7 +22,7 @@ from graph.demo import load_demo
 from graph.finder import query_vectors, reconciler
 from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
-from graph.finder.query_names import MAX_FORMS, array_literal, name_forms
+from graph.finder.query_names import MAX_FORMS, name_forms
 from graph.finder.search import EXACT_BELOW, LIST_K, RRF_K, ef_search, rrf, tied_ranks, use_index
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Principal
@@ -197,15 +197,6 @@ def test_name_forms_are_word_runs_without_possessive_endings_and_with_articles()
     assert "the" not in name_forms("the cat") and "the cat" in name_forms("the cat")  # function words alone: no
     assert "bus" in name_forms("bus") and "bu" not in name_forms("bus")  # too short for a genitive s
     assert len(name_forms(" ".join(f"w{i}" for i in range(200)))) == MAX_FORMS
-
-
-def test_forms_go_out_as_one_array_literal_that_postgres_reads_back_as_the_same_forms(db: Database) -> None:
-    forms = name_forms("Omas Geburtstag in Köln, Luna's Futter und die Straße")
-    odd = ['say "hi"', "back\\slash", "", "{braces}, commas", "NULL", " spaced "]
-    with db.connection() as conn:
-        for sent in (forms, odd, []):
-            row = conn.execute("SELECT %s::text[] AS a", (array_literal(sent),)).fetchone()
-            assert row is not None and row["a"] == sent
 
 
 def test_a_superseded_value_never_answers_and_leaves_the_entity_text(db: Database, demo: str) -> None:

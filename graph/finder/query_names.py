@@ -44,13 +44,6 @@ def name_forms(text: str) -> list[str]:
     return list(forms)[:MAX_FORMS]
 
 
-def array_literal(forms: list[str]) -> str:
-    """The forms as one PostgreSQL array literal ('{"oma","the oma"}'), the statements' text[] parameter.
-    psycopg dumps a list of text in Python, element by element: 33 forms cost ~100 us of each search, one
-    text ~2 us (issue 11). Each element is quoted, its backslashes and double quotes escaped."""
-    return "{" + ",".join('"' + f.replace("\\", "\\\\").replace('"', '\\"') + '"' for f in forms) + "}"
-
-
 def _without_possessive(gram: list[str]) -> list[str]:
     """The words as typed, and without a possessive ending of the last one ("luna's", "omas" -> also "oma")."""
     last, head = gram[-1], gram[:-1]

@@ -23,7 +23,7 @@ from graph.finder.fusion import RRF_K as RRF_K  # re-exported (tests, benches)
 from graph.finder.fusion import Ranked
 from graph.finder.fusion import rrf as rrf  # the same
 from graph.finder.fusion import tied_ranks as tied_ranks  # the same
-from graph.finder.query_names import array_literal, name_forms
+from graph.finder.query_names import name_forms
 from graph.finder.rounds import OwnerRounds, Rounds, in_transaction
 from graph.finder.vector_list import EXACT_BELOW as EXACT_BELOW  # the same
 from graph.finder.vector_list import by_score as by_score  # the same
@@ -31,6 +31,7 @@ from graph.finder.vector_list import ef_search as ef_search  # the same
 from graph.finder.vector_list import embedding_param as embedding_param  # the same
 from graph.finder.vector_list import nearest_to, query_vector, vector
 from graph.finder.vector_list import use_index as use_index  # the same
+from graph.platform.arrays import text_array
 from graph.sql import load
 
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
@@ -99,7 +100,7 @@ def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
                 owner_wanted: bool) -> tuple[dict[str, list[dict[str, Any]]], str | None]:
     """The rows of the name, fact and text lists the query asks for, by list, and the owner (when the vector
     list will need it for graph.finder.sizes)."""
-    named = {**params, "forms": array_literal(name_forms(q.text))}
+    named = {**params, "forms": text_array(name_forms(q.text))}
     plain = statement_for("agent_search_facts", q) == "agent_search_facts"
     if isinstance(run, OwnerRounds) and plain and all(name in q.lists for name in TEXT_LISTS):
         row = run.pinned(load("finder_search_lists"), named)[0]

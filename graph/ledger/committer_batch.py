@@ -29,6 +29,7 @@ import psycopg
 from graph.age import mirror, mirror_batch
 from graph.ledger import prefetch
 from graph.ledger.fact_rows import FACT_COLUMNS, facts_json, plain, rows_json
+from graph.platform.arrays import text_array
 from graph.sql import load
 
 if TYPE_CHECKING:
@@ -108,11 +109,12 @@ class Batch:
         from graph.ledger.entities import Entity
 
         asked = sorted(prefetch.names_of(operations))
+        names = text_array(asked)  # one parameter, not a list psycopg dumps element by element (platform.arrays)
         with self.real.pipeline():
             # entities by ref, live markers, registry entries: the single-operation path's one statement
             fetch_known = prefetch.start(self.real, operations)
-            aliases = self.real.execute(load("batch_aliases_of_names"), {"names": asked})
-            believed = self.real.execute(load("batch_believed_by_refs"), {"refs": asked})
+            aliases = self.real.execute(load("batch_aliases_of_names"), {"names": names})
+            believed = self.real.execute(load("batch_believed_by_refs"), {"refs": names})
             ids = self.real.execute(load("batch_new_ids"), {"n": self._expected})
         known = fetch_known()
         self._by_ref = {name: None for name in asked}

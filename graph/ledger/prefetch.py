@@ -25,6 +25,7 @@ from uuid import UUID
 
 import psycopg
 
+from graph.platform.arrays import text_array
 from graph.sql import load
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str 
     believed rows of the entities found for the operations' predicates, locked."""
     kinds, predicates = registry_keys(operations)
     refs = sorted(names_of(operations))
-    cursor = conn.execute(load("commit_prefetch"), {"kinds": kinds, "predicates": predicates, "refs": refs,
-                                                    "run_id": run_id, "believed": believed})
+    cursor = conn.execute(load("commit_prefetch"), {"kinds": text_array(kinds), "predicates": text_array(predicates),
+                                                    "refs": text_array(refs), "run_id": run_id, "believed": believed})
 
     def fetch() -> Known:
         from graph.ledger.entities import Entity
