@@ -112,7 +112,7 @@ class Batch:
         names = text_array(asked)  # one parameter, not a list psycopg dumps element by element (platform.arrays)
         with self.real.pipeline():
             # entities by ref, live markers, registry entries: the single-operation path's one statement
-            fetch_known = prefetch.start(self.real, operations)
+            fetch_known = prefetch.start(self.real, operations, refs=asked)
             aliases = self.real.execute(load("batch_aliases_of_names"), {"names": names})
             believed = self.real.execute(load("batch_believed_by_refs"), {"refs": names})
             ids = self.real.execute(load("batch_new_ids"), {"n": self._expected})

@@ -54,12 +54,13 @@ class Known:
 
 
 def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str | None = None, *,
-          believed: bool = False) -> Callable[[], Known]:
+          believed: bool = False, refs: list[str] | None = None) -> Callable[[], Known]:
     """Queue the read (one statement, in the caller's pipeline); the returned function fetches it. With a
     `run_id`, the proposal stored under it comes along (the committer's replay check); with `believed`, the
-    believed rows of the entities found for the operations' predicates, locked."""
-    kinds, predicates = registry_keys(operations)
-    refs = sorted(names_of(operations))
+    believed rows of the entities found for the operations' predicates, locked. `refs`: the operations'
+    names_of, sorted, when the caller has them already (they are walked once per proposal)."""
+    refs = sorted(names_of(operations)) if refs is None else refs
+    kinds, predicates = registry_keys(operations, refs)
     cursor = conn.execute(load("commit_prefetch"), {"kinds": text_array(kinds), "predicates": text_array(predicates),
                                                     "refs": text_array(refs), "run_id": run_id, "believed": believed})
 
@@ -100,12 +101,13 @@ def _typed(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def registry_keys(operations: Sequence[Any]) -> tuple[list[str], list[str]]:
-    """(entity kinds, predicates) the operations may look up: their kinds and the kinds of every ref they name."""
+def registry_keys(operations: Sequence[Any], names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(entity kinds, predicates) the operations may look up: their kinds and the kinds of every ref they name
+    (`names`: their names_of)."""
     from graph.ledger.entities import parse_ref
 
     kinds = sorted({op.kind for op in operations if isinstance(getattr(op, "kind", None), str)}
-                   | {parsed[0] for parsed in map(parse_ref, names_of(operations)) if parsed is not None})
+                   | {parsed[0] for parsed in map(parse_ref, names) if parsed is not None})
     predicates = sorted({op.predicate for op in operations if isinstance(getattr(op, "predicate", None), str)})
     return kinds, predicates
 
