@@ -4,7 +4,7 @@ WebSocket) and the explorer at `/`, built by `create_app`."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.responses import Response
@@ -52,28 +52,25 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        finder = Nudger(database, embedder_for(settings), sweep_interval(settings)) \
-            if settings.finder_background else None
-        if finder is not None:
-            finder.start()
-        app.state.finder = finder
-        loop_reads = database.loop_reads = LoopReads(database)  # point reads on this loop (resolvers.pinned)
-        await loop_reads.open()
-        try:
+        async with AsyncExitStack() as stack:  # undone in reverse order, also when start-up fails half-way
+            stack.callback(database.close)
+            stack.push_async_callback(live.close)
+            finder = Nudger(database, embedder_for(settings), sweep_interval(settings)) \
+                if settings.finder_background else None
+            if finder is not None:
+                finder.start()
+                stack.callback(finder.stop)
+            app.state.finder = finder
+            # point reads on this loop (resolvers.pinned)
+            database.loop_reads = await stack.enter_async_context(LoopReads(database))
+            stack.callback(setattr, database, "loop_reads", None)
             if turn_listener is not None:
                 yield
                 return
-            async with curator_runtime.running(database, settings, curator_model) as runtime:
-                app.state.curator = runtime
-                app.state.turn_listener = runtime or NO_LISTENER
-                yield
-        finally:
-            if finder is not None:
-                finder.stop()
-            await live.close()
-            database.loop_reads = None
-            await loop_reads.close()
-            database.close()
+            runtime = await stack.enter_async_context(curator_runtime.running(database, settings, curator_model))
+            app.state.curator = runtime
+            app.state.turn_listener = runtime or NO_LISTENER
+            yield
 
     app = WorldmemApp(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     live = CommitHub(url)

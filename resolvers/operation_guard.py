@@ -31,11 +31,9 @@ from graph.settings import Settings
 from resolvers.context import Context, add_soft_errors, require_token
 from resolvers.document_cache import few_values, for_schema
 from resolvers.fairness import offload, request_budget
-from resolvers.input_rules import InputRule, alias_limit, check_variables, width_error
-from resolvers.limits import MAX_DEPTH, limits_rule
+from resolvers.input_rules import QUERY_TOO_LARGE, InputRule, alias_limit, check_variables, width_error
+from resolvers.limits import MAX_DEPTH, QUERY_TOO_DEEP, limits_rule
 
-QUERY_TOO_LARGE = "QUERY_TOO_LARGE"
-QUERY_TOO_DEEP = "QUERY_TOO_DEEP"
 OPERATION_NAME_REQUIRED = "OPERATION_NAME_REQUIRED"
 
 
