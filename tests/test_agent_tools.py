@@ -116,7 +116,6 @@ NAMED_QUERIES: dict[str, tuple[dict[str, Any], set[str]]] = {
                           {"id", "ref", "kind", "name", "via", "matched", "score"}),
     "agent_search_entities": ({"query": "Luna", "kind": None, "at": NOW, "k": 5, "forms": ["luna"]},
                               {"id", "ref", "kind", "name", "via", "matched", "score"}),
-    "agent_aliases": ({"ids": [], "at": NOW}, {"entity_id", "alias", "namespace"}),
     "context_events": ({"ids": [], "chat_id": "c1", "since": NOW - timedelta(days=30), "per_entity": 3,
                         "per_chat": 5, "per_open": 3, "limit": 8},
                        {"id", "occurred_at", "event_type", "summary", "chat_id", "intent", "intent_outcome",

@@ -60,17 +60,6 @@ def facts_about(conn: psycopg.Connection[Any], ids: Sequence[UUID], incoming: Se
     return list(conn.execute(*facts_query(ids, incoming, at)).fetchall())
 
 
-def aliases_query(ids: Sequence[UUID], at: datetime) -> tuple[LiteralString, dict[str, Any]]:
-    return load("agent_aliases"), {"ids": list(ids), "at": at}
-
-
-def by_entity(rows: list[dict[str, Any]]) -> dict[UUID, list[str]]:
-    out: dict[UUID, list[str]] = {}
-    for row in rows:
-        out.setdefault(row["entity_id"], []).append(row["alias"])
-    return out
-
-
 def get_entity(db: Database, owner: str, ref: str) -> About:
     """The entity (by ref or alias), its aliases and every current fact, relationships both ways. A ref names
     it in one statement that pins the owner itself, one round trip (agent_get_entity.sql,
