@@ -1,8 +1,9 @@
 -- getEntity(%(ref)s) in one statement (issue 11): the ref resolved as
 -- believed now, following merges (wm_resolve, migrations/0074), its aliases valid at %(at)s (the condition of
 -- tests/sql/agent_aliases.sql, the test's oracle, as one array) and its current beliefs both ways:
--- agent_facts_about.sql's two parts for this one entity (its own facts, part 0; relationships pointing at it, part 1; at most %(limit)s of each), active and
--- valid at %(at)s. Pending rows are never read. Keep the parts in step with agent_facts_about.sql.
+-- agent_facts_about.sql's two parts for this one entity (its own facts, part 0; relationships pointing at it,
+-- part 1; at most %(limit)s of each), active and valid at %(at)s. Pending rows are never read. Keep the parts
+-- in step with agent_facts_about.sql.
 -- Columns: outcome and via (wm_resolve's), entity_id / _ref / _kind / _name, aliases (text[], NULL for none),
 -- then part and the agent_facts_about columns (id NULL on the one row of an entity without facts).
 -- The statement is the body of wm_read_entity (migrations/0080; since 0084 an exact ref of an unmerged entity skips
