@@ -204,6 +204,17 @@ class Database:
     def translating(self) -> Iterator[None]:
         try:
             yield
+        except pg_errors.PipelineAborted as exc:
+            # The statements queued behind a failed one answer "pipeline aborted". When a pipeline ends,
+            # psycopg processes the results it had not fetched yet in a `finally`, so, depending on how many
+            # had arrived, the aborted ones' error replaces the failure itself (which stays its __context__):
+            # a pipelined commit refused by a constraint then read as "database not reachable". The failure
+            # is what happened, so it is what is translated (or left to the caller, as an IntegrityError is).
+            failed = exc.__context__
+            if isinstance(failed, psycopg.Error) and not isinstance(failed, pg_errors.PipelineAborted):
+                with self.translating():
+                    raise failed from None
+            raise Unavailable("the database is not reachable") from exc
         except pg_errors.QueryCanceled as exc:
             raise Unavailable("the database took too long to answer") from exc
         except (psycopg.DataError, UnicodeEncodeError, PoolTimeout) as exc:
