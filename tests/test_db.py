@@ -5,7 +5,7 @@ round trip, one implicit transaction; the pool's check without a round trip for 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, LiteralString
 
 import psycopg
 import pytest
@@ -150,3 +150,19 @@ def test_a_round_is_one_implicit_read_only_transaction_for_the_owner(one: Databa
     with pytest.raises(Unavailable):
         one.read_round(owner, [("SET LOCAL statement_timeout = 1", {}), ("SELECT pg_sleep(1)", {})])
     assert one.read_round(owner, [("SELECT 1 AS one", {})]) == [[{"one": 1}]]  # the connection is reusable
+
+
+def test_a_round_with_generic_plans_sets_them_for_itself_only(one: Database, owner: str) -> None:
+    """generic_plans: the round's first statement also forces generic plans (the context builder's rounds),
+    still for the owner and read-only, and nothing of it outlives the round."""
+    probe: tuple[LiteralString, dict[str, Any]] = (
+        "SELECT current_setting('app.current_owner') AS o, current_setting('transaction_read_only') AS ro,"
+        " current_setting('plan_cache_mode') AS plans", {})
+    assert one.read_round(owner, [probe], generic_plans=True) == [[{"o": owner, "ro": "on",
+                                                                     "plans": "force_generic_plan"}]]
+    assert one.read_round(owner, [probe]) == [[{"o": owner, "ro": "on", "plans": "auto"}]]
+    with pytest.raises(pg_errors.ReadOnlySqlTransaction):
+        one.read_round(owner, [("CREATE TEMP TABLE wm_probe (x int)", {})], generic_plans=True)
+    with one.connection() as conn:
+        assert _setting(conn, "plan_cache_mode") == "auto" and _setting(conn, "app.current_owner") in (None, "")
+        conn.rollback()

@@ -106,11 +106,13 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     found = linking.spans(req.message)
     chat_ns = linking.chat_namespace(req.chat_id)
     # One round trip for a chat turn: the entities and, for each one found, its facts and events
-    # (graph.agent.context_rows keeps the linked ones'); code mode and the finder's fallback take a second.
-    _, block_rows, parents = db.read_round(owner, [
-        (load("context_generic_plans"), {}),
+    # (graph.agent.context_rows keeps the linked ones'), and the containers of the request's scopes when it
+    # names any (without, codemode_scope_parents has nothing to look up); code mode and the finder's fallback
+    # take a second.
+    block_rows, *parents = db.read_round(owner, [
         (load("context_block"), block_params(found, at, req.chat_id)),
-        (load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))])
+        *([(load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))]
+          if req.scope_chain else [])], generic_plans=True)
     block = context_rows.split(block_rows)
     rows = block.entities
     linked, unclear = linking.link(found, rows, chat_ns, at)
@@ -122,7 +124,7 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
     linked_ids = [m.id for m in linked]
     ids = _unique([*linked_ids, *([me.id] if me else []), *policy_ids])
-    chain = _chain(req, me, parents)
+    chain = _chain(req, me, parents[0] if parents else [])
     code = [r for r in chain if conventions.is_code_scope(r)]  # code mode: a repo, project or folder in scope
     later: list[tuple[LiteralString, dict[str, Any]]] = []
     if from_finder and linked:  # entities the block did not read for
@@ -132,7 +134,7 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     if code:
         later += [(load("codemode_conventions"), conventions.conventions_params(chain, at)),
                   (load("codemode_build_state"), builds.params(code, at))]
-    results = db.read_round(owner, [(load("context_generic_plans"), {}), *later])[1:] if later else []
+    results = db.read_round(owner, later, generic_plans=True) if later else []
     if from_finder and linked:
         fact_rows, event_rows, *results = results
     else:

@@ -128,8 +128,8 @@ class Database:
                 conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
             yield conn
 
-    def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]]
-                   ) -> list[list[dict[str, Any]]]:
+    def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]],
+                   *, generic_plans: bool = False) -> list[list[dict[str, Any]]]:
         """The rows of read-only `queries` for `owner`, in ONE round trip to the server.
 
         One pipeline, one Sync: the owner (and READ ONLY) is set transaction-locally by the first statement
@@ -140,10 +140,13 @@ class Database:
         other's rows (graph.agent.world_context); a read that must decide between statements uses owner_tx.
         Parameters as a mapping fill `%(name)s` placeholders; as a sequence, `$1, $2, ...` placeholders, and
         the text is sent as is (psycopg.RawCursor: no client-side parse of a long statement on every call).
+        With `generic_plans` the same first statement also makes the round's prepared statements use generic
+        plans (tx_set_owner_generic_plans.sql: the context builder's).
         """
         with self._lent(owner) as conn:
             with conn.pipeline():
-                conn.execute(load("tx_set_owner_read_only"), (owner,))
+                first = load("tx_set_owner_generic_plans") if generic_plans else load("tx_set_owner_read_only")
+                conn.execute(first, (owner,))
                 cursors = queued(conn, queries)
             return [cur.fetchall() for cur in cursors]
 
