@@ -109,10 +109,11 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     # (graph.agent.context_rows keeps the linked ones'), and the containers of the request's scopes when it
     # names any (without, codemode_scope_parents has nothing to look up); code mode and the finder's fallback
     # take a second.
-    block_rows, *parents = db.read_round(owner, [
-        (load("context_block"), block_params(found, at, req.chat_id)),
-        *([(load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))]
-          if req.scope_chain else [])], generic_plans=True)
+    scoped = [(load("codemode_scope_parents"), conventions.parents_params(req.scope_chain, at))] \
+        if req.scope_chain else []
+    block_rows, *scope_rows = db.read_round(
+        owner, [(load("context_block"), block_params(found, at, req.chat_id)), *scoped], generic_plans=True)
+    parents = scope_rows[0] if scope_rows else []
     block = context_rows.split(block_rows)
     rows = block.entities
     linked, unclear = linking.link(found, rows, chat_ns, at)
@@ -124,7 +125,7 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
     linked_ids = [m.id for m in linked]
     ids = _unique([*linked_ids, *([me.id] if me else []), *policy_ids])
-    chain = _chain(req, me, parents[0] if parents else [])
+    chain = _chain(req, me, parents)
     code = [r for r in chain if conventions.is_code_scope(r)]  # code mode: a repo, project or folder in scope
     later: list[tuple[LiteralString, dict[str, Any]]] = []
     if from_finder and linked:  # entities the block did not read for
