@@ -113,7 +113,7 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1, le=64, description="Server processes of `worldmem serve` "
                          "(each with its own pool of pool_max_size connections); 2 on a 2-core machine.")
     access_log: bool = Field(
-        default=True, description="One line per request on stderr (written by a background thread).")
+        default=True, description="One line per request on stdout, uvicorn's format (resolvers/access_log.py).")
     gc_gen0: int = Field(
         default=20_000, ge=0, le=1_000_000, description="`worldmem serve`: once the app is built, its objects are "
         "frozen out of the garbage collector and a collection starts after this many new objects (Python's "

@@ -22,6 +22,7 @@ from graph.platform.db import Database
 from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
+from resolvers.access_log import AccessLog
 from resolvers.context import context_getter
 from resolvers.direct import DirectGraphQL, takes
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
@@ -35,7 +36,7 @@ PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
 
 
 def create_app(settings: Settings | None = None, *, database_url: str | None = None,
-               turn_listener: TurnListener | None = None, curator_model: Model | None = None) -> FastAPI:
+               turn_listener: TurnListener | None = None, curator_model: Model | None = None) -> WorldmemApp:
     """The app, with its own pool as worldmem_app (or `database_url`), closed on shutdown.
 
     `turn_listener` is told after every stored chat turn; without one, the lifespan starts the curator's
@@ -51,8 +52,10 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     )
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: WorldmemApp) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:  # undone in reverse order, also when start-up fails half-way
+            if app.access is not None:  # set by resolvers.serving for `worldmem serve`
+                stack.callback(app.access.close)
             stack.callback(database.close)
             stack.push_async_callback(live.close)
             finder = Nudger(database, embedder_for(settings), sweep_interval(settings)) \
@@ -94,11 +97,15 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
 
 class WorldmemApp(FastAPI):
-    """FastAPI, with `direct` answering what resolvers.direct takes before the framework's middleware."""
+    """FastAPI, with `direct` answering what resolvers.direct takes before the framework's middleware, and
+    `access` noting every HTTP response for the access log (resolvers.access_log) when set."""
 
     direct: ASGIApp | None = None
+    access: AccessLog | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.access is not None and scope["type"] == "http":
+            send = self.access.wrap(scope, send)
         if self.direct is not None and takes(scope):
             await self.direct(scope, receive, send)
         else:

@@ -1,16 +1,20 @@
 """The app's start-up undoes what it had started when a later part fails (resolvers/app.py: one AsyncExitStack,
-undone in reverse order): the finder's thread stops, the loop's reads are unset, the database pool closes."""
+undone in reverse order): the finder's thread stops, the loop's reads are unset, the database pool closes, the
+access log writes what is pending."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 
 import pytest
+from fastapi.testclient import TestClient
 
 from graph.finder.nudger import Nudger
 from graph.platform import db_async
 from graph.platform.db import Database
 from graph.settings import Settings
+from resolvers.access_log import AccessLog
 from resolvers.app import create_app
 
 
@@ -46,3 +50,15 @@ def test_a_start_that_succeeds_leaves_everything_running_until_the_end(settings:
 
     asyncio.run(run())
     assert not app.state.finder._thread.is_alive() and app.state.database._pool.closed
+
+
+def test_the_access_log_writes_what_is_pending_when_the_app_stops(settings: Settings, app_db_url: str) -> None:
+    """A served app's access log (resolvers.access_log, set by resolvers.serving) is closed by the lifespan:
+    lines its thread had not written yet (here: never, its interval is an hour) are written at shutdown."""
+    app = create_app(settings, database_url=app_db_url)
+    out = io.StringIO()
+    app.access = AccessLog(interval_s=3600, stream=out)
+    with TestClient(app) as client:  # runs the lifespan
+        assert client.get("/metrics").status_code == 200
+        assert out.getvalue() == ""
+    assert out.getvalue().endswith('"GET /metrics HTTP/1.1" 200 OK\n'), out.getvalue()
