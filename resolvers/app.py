@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 stack.callback(finder.stop)
             app.state.finder = finder
             # point reads on this loop (resolvers.pinned)
-            database.loop_reads = await stack.enter_async_context(LoopReads(database))
+            database.loop_reads = await stack.enter_async_context(LoopReads(database, settings.loop_read_spin_us))
             stack.callback(setattr, database, "loop_reads", None)
             if turn_listener is not None:
                 yield
