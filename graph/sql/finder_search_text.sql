@@ -17,7 +17,8 @@
 -- row found, four times (0.98 against 0.62 ms for a word 122 texts hold). With a time range only
 -- rows valid during it (rows without a range always count).
 -- entities: the entities the row points at, as the ledger has them now (a merged one as its survivor,
--- wm_projection_entities, 0073; of kind %(kind)s when given), so no second round trip reads them.
+-- wm_projection_entities, 0073; of kind %(kind)s when given), so no second round trip reads them: json, in
+-- entity_ids' order. The ids go to the function as a column, not a subquery, so the planner inlines it (0086).
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
 WITH words AS MATERIALIZED (  -- parsed once: in a generic plan plainto_tsquery of a parameter ran for every row
     SELECT plainto_tsquery('german', %(query)s) AS de, plainto_tsquery('english', %(query)s) AS en
@@ -38,12 +39,12 @@ top AS MATERIALIZED (
     ORDER BY score DESC, p.id
     LIMIT %(k)s
 ),
-found AS MATERIALIZED (  -- every entity the rows point at, resolved at once (0073)
-    SELECT * FROM wm_projection_entities(ARRAY(SELECT DISTINCT unnest(t.entity_ids) FROM top t), %(kind)s::text)
+found AS MATERIALIZED (  -- every entity the rows point at, resolved at once (0073; the ids as a column, 0086)
+    SELECT f.* FROM (SELECT ARRAY(SELECT DISTINCT unnest(t.entity_ids) FROM top t) AS ids) a,
+                    LATERAL wm_projection_entities(a.ids, %(kind)s::text) f
 )
 SELECT top.*,
-       (SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY u.ord), '[]'::jsonb)
-        FROM unnest(top.entity_ids) WITH ORDINALITY AS u(entity_id, ord)
-        JOIN found f ON f.source_id = u.entity_id) AS entities
+       (SELECT coalesce(json_agg(f ORDER BY array_position(top.entity_ids, f.source_id)), '[]'::json)
+        FROM found f WHERE f.source_id = ANY(top.entity_ids)) AS entities
 FROM top
 ORDER BY top.score DESC, top.id

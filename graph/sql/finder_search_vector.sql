@@ -6,7 +6,8 @@
 -- EXACT_BELOW projections; a smaller one is read by finder_search_vector_exact. With a time range only rows
 -- valid during it.
 -- entities: the entities the row points at, as the ledger has them now (a merged one as its survivor,
--- wm_projection_entities, 0073; of kind %(kind)s when given), so no second round trip reads them.
+-- wm_projection_entities, 0073; of kind %(kind)s when given), so no second round trip reads them: json, in
+-- entity_ids' order. The ids go to the function as a column, not a subquery, so the planner inlines it (0086).
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
 WITH top AS MATERIALIZED (
     SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
@@ -18,11 +19,11 @@ WITH top AS MATERIALIZED (
     ORDER BY p.embedding::vector({dim}) <=> %(embedding)s::vector({dim})
     LIMIT %(k)s
 ),
-found AS MATERIALIZED (  -- every entity the rows point at, resolved at once (0073)
-    SELECT * FROM wm_projection_entities(ARRAY(SELECT DISTINCT unnest(t.entity_ids) FROM top t), %(kind)s::text)
+found AS MATERIALIZED (  -- every entity the rows point at, resolved at once (0073; the ids as a column, 0086)
+    SELECT f.* FROM (SELECT ARRAY(SELECT DISTINCT unnest(t.entity_ids) FROM top t) AS ids) a,
+                    LATERAL wm_projection_entities(a.ids, %(kind)s::text) f
 )
 SELECT top.*,
-       (SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY u.ord), '[]'::jsonb)
-        FROM unnest(top.entity_ids) WITH ORDINALITY AS u(entity_id, ord)
-        JOIN found f ON f.source_id = u.entity_id) AS entities
+       (SELECT coalesce(json_agg(f ORDER BY array_position(top.entity_ids, f.source_id)), '[]'::json)
+        FROM found f WHERE f.source_id = ANY(top.entity_ids)) AS entities
 FROM top  -- in no particular order: the caller sorts by score (by_score)
