@@ -49,6 +49,18 @@ def test_an_answer_already_there_finishes_while_spinning() -> None:
         assert _finish(rest) == b"rows"  # nothing left to wait for
 
 
+def test_while_nothing_is_ready_the_spin_gives_the_core_to_whoever_waits_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # under load the other worker and the database need the core the spin would hold (bench/README.md)
+    yields: list[None] = []
+    monkeypatch.setattr("graph.platform.db_async.os.sched_yield", lambda: yields.append(None))
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        rest = spun(_reader(ours, 4), ours.fileno(), 0.002)
+        assert next(rest) == EVENT_READ
+        assert yields  # every empty poll yielded
+
+
 def test_an_answer_after_the_budget_is_waited_for_where_the_spin_stopped() -> None:
     ours, theirs = socket.socketpair()
     with ours, theirs:

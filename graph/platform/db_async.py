@@ -11,17 +11,21 @@ connection's settings (db.connect_kwargs), the check before lending (db.quiet), 
 are in autocommit for good: a pinned statement is its own transaction.
 
 While a statement is out, the loop first spins on the socket for up to `spin_us` microseconds (a zero-timeout
-select, nothing slept) and only then waits in the loop's selector: such a read is sent only when its request
-is alone in flight (resolvers.pinned), so the loop has nobody else to serve, and an idle core of this VM took
-about 55 us to wake when the answer came (`SELECT 1`: 77-83 us sleeping, 23 us spinning). Served stateAt(T)
+select, nothing slept; between two empty polls the core is offered to anyone runnable on it, sched_yield) and
+only then waits in the loop's selector: such a read is sent only when its request is alone in flight
+(resolvers.pinned), so the loop has nobody else to serve, and an idle core of this VM took about 55 us to
+wake when the answer came (`SELECT 1`: 77-83 us sleeping, 23 us spinning). Served stateAt(T)
 p50 0.97-0.99 -> 0.88-0.90 ms, p95 1.12-1.37 -> 1.01-1.23 ms for 0.05 ms more server CPU (bench/README.md,
 tenth pass). A statement still out after the budget is awaited as before, so a slow read holds the loop for
-at most the budget.
+at most the budget. Without the yield, the spin cost the mixed load 7 % of its throughput on a 2-core machine
+(2 workers, 8 clients: 298 / 304 against 326 / 321 req/s), the other worker and the database waiting for
+the core a spinning read held; with it, 372 / 344 / 362 against 368 / 382 / 360 (bench/README.md, tenth pass).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import select
 import time
 from collections.abc import Mapping
@@ -56,6 +60,8 @@ def spun(gen: PQGen[RV], fileno: int, budget_s: float) -> PQGen[RV]:
                 state = gen.send(Ready((EVENT_READ if readable else 0) | (EVENT_WRITE if writable else 0)))
             elif time.perf_counter() >= end:
                 return _resumed(state, gen)
+            else:
+                os.sched_yield()
     except StopIteration as done:
         return _finished(done.value)
     except OSError as ex:  # as psycopg's own waits: the connection was closed
