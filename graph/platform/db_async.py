@@ -15,7 +15,7 @@ select, nothing slept; between two empty polls the core is offered to anyone run
 only then waits in the loop's selector: such a read is sent only when its request is alone in flight
 (resolvers.pinned), so the loop has nobody else to serve, and an idle core of this VM took about 55 us to
 wake when the answer came (`SELECT 1`: 77-83 us sleeping, 23 us spinning). Served stateAt(T)
-p50 0.97-0.99 -> 0.88-0.90 ms, p95 1.12-1.37 -> 1.01-1.23 ms for 0.05 ms more server CPU (bench/README.md,
+p50 0.97-0.98 -> 0.90-0.92 ms, p95 1.12-1.31 -> 1.07-1.21 ms for 0.08 ms more server CPU (bench/README.md,
 tenth pass). A statement still out after the budget is awaited as before, so a slow read holds the loop for
 at most the budget. Without the yield, the spin cost the mixed load 7 % of its throughput on a 2-core machine
 (2 workers, 8 clients: 298 / 304 against 326 / 321 req/s), the other worker and the database waiting for
