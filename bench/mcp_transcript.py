@@ -17,7 +17,6 @@ import asyncio
 import json
 import os
 import re
-import socket
 import sys
 import threading
 import time
@@ -26,6 +25,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from tests.hostile_http import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "client" / "MCP_TRANSCRIPT.md"
@@ -95,13 +96,6 @@ def render(exchanges: list[Exchange], when: datetime, owner: str) -> str:
     return "\n".join(lines)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
@@ -127,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         database.close()
     token = create_token(admin_url(settings, args.db), owner, kind="agent")
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(settings, database_url=app_url), host="127.0.0.1", port=port,
                                            log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, daemon=True)

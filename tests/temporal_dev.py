@@ -19,13 +19,9 @@ from pathlib import Path
 import pytest
 from temporalio.client import Client
 
+from tests.hostile_http import free_port
+
 STARTUP_S = 60
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def temporal_cli() -> str:

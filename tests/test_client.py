@@ -4,7 +4,6 @@ driven by pydantic-ai's FunctionModel and TestModel. Never the internet."""
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -24,15 +23,9 @@ from graph.platform.db import Database
 from graph.settings import Settings
 from resolvers.app import create_app
 from tests.gql import MakeToken, make_token  # noqa: F401
+from tests.hostile_http import free_port
 
 NOW = datetime.now(UTC).replace(second=0, microsecond=0)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")

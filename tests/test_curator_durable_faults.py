@@ -25,7 +25,8 @@ from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.settings import Settings
 from tests.curator_llm import Script, by_turns, turn
-from tests.temporal_dev import free_port, spawn, stop, temporal  # noqa: F401
+from tests.hostile_http import free_port
+from tests.temporal_dev import spawn, stop, temporal  # noqa: F401
 from tests.test_curator_durable import TRANSCRIPT, committed, runs
 from tests.test_curator_pipeline import NOW
 

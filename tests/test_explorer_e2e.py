@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -28,17 +27,11 @@ from graph.platform.db import Database
 from graph.retention import job
 from graph.settings import REPO_ROOT
 from tests.gql import new_token
+from tests.hostile_http import free_port
 from tests.retention_world import SENSOR, WINDOW_DAYS, load_sensor
 
 WEB = REPO_ROOT / "web"
 CHROMIUM = Path(os.environ.get("WORLDMEM_CHROMIUM", "/usr/bin/chromium"))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -49,7 +42,7 @@ def server(test_db_url: str) -> Iterator[str]:
                                       ("node", shutil.which("node") is not None),
                                       ("web/node_modules (npm ci)", (WEB / "node_modules").is_dir())] if not ok]
     assert not missing, f"the end-to-end test needs: {', '.join(missing)}"
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "WORLDMEM_DATABASE_URL": test_db_url}  # this run's database, embedded or not
     proc = subprocess.Popen([sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)],
                             cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

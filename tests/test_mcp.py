@@ -25,7 +25,8 @@ from client import WorldmemClient
 from graph.codemode.sample import load_sample
 from graph.platform.db import Database
 from tests.gql import MakeToken, make_token  # noqa: F401
-from tests.test_client import NOW, SCRIPT, free_port, server, token  # noqa: F401
+from tests.hostile_http import free_port
+from tests.test_client import NOW, SCRIPT, server, token  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 READ_TOOLS = {"find_entity", "get_entity", "recall_facts_about", "get_fact_history", "get_neighbors", "state_at",

@@ -26,15 +26,9 @@ from graph.settings import Settings, get_settings
 from resolvers.app import create_app
 from tests.conftest import TEST_DB
 from tests.gql import codes, gql
+from tests.hostile_http import free_port
 
 CONTEXT = '{ worldContext(message: "When is Luna fed?") { markdown warnings } }'
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def on_socket(url: str, directory: str, port: int) -> str:
