@@ -125,7 +125,6 @@ class Sides:
         data = self.http(gi, Q_SEARCH, {"q": q, "m": "HYBRID" if hybrid else "TEXT"})["searchWorldMemory"]
         return _checked(data["mode"], hybrid, len(data["hits"]))
 
-
     def search_base(self, gi: int, q: str, hybrid: bool) -> int:
         assert self.base is not None
         client = self.base[hybrid]
