@@ -62,5 +62,4 @@ def uvicorn_options(settings: Settings, host: str | None = None, port: int | Non
         "port": port or settings.port,
         "workers": settings.workers,
         "access_log": False,  # the app writes it (served_app)
-        "loop": "resolvers.idle_loop:new_loop",
     }
