@@ -114,6 +114,9 @@ class Settings(BaseSettings):
         default=1000, ge=0, le=100_000, description="A point read sent on the event loop (its request alone in "
         "flight) polls its socket without sleeping this long before the loop waits for it (0: never; "
         "graph/platform/db_async.py).")
+    loop_idle_spin_us: int = Field(
+        default=1000, ge=0, le=100_000, description="`worldmem serve`: once no request is in flight, the event "
+        "loop polls without sleeping this long before it waits for the next one (0: never; resolvers/idle_spin.py).")
     workers: int = Field(default=1, ge=1, le=64, description="Server processes of `worldmem serve` "
                          "(each with its own pool of pool_max_size connections); 2 on a 2-core machine.")
     access_log: bool = Field(

@@ -26,6 +26,7 @@ from resolvers.access_log import AccessLog
 from resolvers.context import context_getter
 from resolvers.direct import DirectGraphQL, takes
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
+from resolvers.idle_spin import IdleSpin
 from resolvers.request_guard import RequestGuard
 from resolvers.responses import respond
 from resolvers.schema import schema
@@ -102,8 +103,19 @@ class WorldmemApp(FastAPI):
 
     direct: ASGIApp | None = None
     access: AccessLog | None = None
+    idle: IdleSpin | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.idle is None or scope["type"] != "http":
+            await self._answer(scope, receive, send)
+            return
+        self.idle.begin()
+        try:
+            await self._answer(scope, receive, send)
+        finally:
+            self.idle.end()
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.access is not None and scope["type"] == "http":
             send = self.access.wrap(scope, send)
         if self.direct is not None and takes(scope):

@@ -13,6 +13,8 @@
   not visit again) and lets the collector's youngest generation grow to that many objects. With Python's
   700 a request's leftovers (reference cycles of the GraphQL execution) set off a collection every 4-5
   requests and an older one every ~50 (0.8 ms): a tail of the floor (issue 11, bench/README.md).
+- `loop_idle_spin_us` (WORLDMEM_LOOP_IDLE_SPIN_US, default 1,000): once no request is in flight, the loop
+  polls that long before it sleeps (resolvers.idle_spin).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 from graph.settings import Settings, get_settings
 from resolvers.access_log import AccessLog
 from resolvers.app import WorldmemApp, create_app
+from resolvers.idle_spin import IdleSpin
 
 APP_FACTORY = "resolvers.serving:served_app"
 # The older generations as measured with gen0 at 20,000 (Python's defaults are 10 and 10).
@@ -35,6 +38,7 @@ def served_app() -> WorldmemApp:
     settings = get_settings()
     app = create_app(settings)
     app.access = access_log_for(settings)
+    app.idle = idle_spin_for(settings)
     tune_gc(settings.gc_gen0)
     return app
 
@@ -42,6 +46,11 @@ def served_app() -> WorldmemApp:
 def access_log_for(settings: Settings) -> AccessLog | None:
     """The access log a served app writes (None when `access_log` is off); the app's lifespan closes it."""
     return AccessLog() if settings.access_log else None
+
+
+def idle_spin_for(settings: Settings) -> IdleSpin | None:
+    """The polling after the last request in flight (resolvers.idle_spin); None when loop_idle_spin_us is 0."""
+    return IdleSpin(settings.loop_idle_spin_us / 1_000_000) if settings.loop_idle_spin_us else None
 
 
 def tune_gc(gen0: int) -> None:

@@ -24,7 +24,7 @@ from uvicorn.logging import AccessFormatter
 
 from graph.settings import Settings
 from resolvers.access_log import AccessLog
-from resolvers.serving import APP_FACTORY, GC_OLDER, access_log_for, tune_gc, uvicorn_options
+from resolvers.serving import APP_FACTORY, GC_OLDER, access_log_for, idle_spin_for, tune_gc, uvicorn_options
 from tests.hostile_http import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +46,12 @@ def test_defaults_are_one_worker_with_the_apps_access_log() -> None:
     access = access_log_for(Settings())
     assert isinstance(access, AccessLog)
     access.close()
+
+
+def test_the_idle_polling_comes_from_settings() -> None:
+    spin = idle_spin_for(Settings())
+    assert spin is not None and spin.budget_s == 0.001  # the default, 1,000 us
+    assert idle_spin_for(Settings(loop_idle_spin_us=0)) is None
 
 
 def test_workers_are_bounded() -> None:
