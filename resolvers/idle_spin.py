@@ -27,7 +27,7 @@ class IdleSpin:
         self.in_flight = 0
         self.until = 0.0
         self.spinning = False
-        self.polls = 0  # the callbacks run since the process started (tests, bench)
+        self.polls = 0  # the callbacks run since the process started (read by the tests)
 
     def begin(self) -> None:
         self.in_flight += 1
