@@ -1,6 +1,6 @@
 """The reads of issue 11's table, through the library and through GraphQL over HTTP, on the comparison world.
 
-    python -m bench.http_reads [--reps 300] [--reload] [--out result.json]
+    python -m bench.http_reads [--reps 300] [--reload] [--out result.json] [--cpus 0]
 
 Loads bench.cmp_world (10 owners x 1,000 entities x 5,000 relationships, 20 % closed) into its own database
 `worldmem_perf_cmp` through the committer, once (`--reload` drops it first). Then, round-robin (input i of
@@ -31,7 +31,8 @@ in turn, each side's calls pay for the other's leftovers (the server's work afte
 
 Each answer is checked against the generated truth (mismatches counted per read and side; search: at most 10
 hits, and none missing when some name or description holds every word). The server is `worldmem serve`
-with its defaults, one client on one keep-alive connection.
+with its defaults, one client on one keep-alive connection. `--cpus 0` runs the bench, its servers and the
+embedded cluster on CPU 0 only (bench.cpus; Graphiti's side then with `taskset -c 0`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from typing import Any
 from bench import cmp_world
 from bench import load as load_sql
 from bench.cmp_load import load, owner
+from bench.cpus import cpu_list, pinned
 from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
 from graph.agent.recall import get_entity
 from graph.agent.search import search_world_memory
@@ -235,6 +237,8 @@ def main() -> None:
                         help="measure one side alone (default: both, call by call in turn)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="also ask servers of another checkout (its .venv), interleaved in random order")
+    parser.add_argument("--cpus", type=cpu_list, metavar="LIST",
+                        help="run on these CPUs (taskset's list: 0 or 0-1), with the servers and the embedded cluster")
     parser.add_argument("--db", default=DB, help="the database (a branch with a migration: its own copy, made with "
                         "CREATE DATABASE ... TEMPLATE worldmem_perf_cmp, so the shared one keeps main's migrations)")
     args = parser.parse_args()
@@ -254,8 +258,10 @@ def main() -> None:
         print(f"load: {result['load']}")
         return
     tokens = make_tokens(settings, name, {g.index: owner(g.index) for g in world})
+    result["cpus"] = sorted(args.cpus) if args.cpus else None
     try:
         with ExitStack() as servers:
+            servers.enter_context(pinned(args.cpus, settings))
             _, port = servers.enter_context(serve(name, {"WORLDMEM_QUERY_VECTORS": "0"} if args.cold else None))
             base = None
             if args.baseline:

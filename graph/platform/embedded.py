@@ -27,6 +27,7 @@ AGE_PACKAGE = "postgresql-18-age"
 PACKAGES = ("postgresql-18", AGE_PACKAGE, "postgresql-18-pgvector")
 PG_BIN = Path("usr/lib/postgresql/18/bin/postgres")
 CONF_DIR = Path("etc/postgresql/18/main")
+DATA_DIR = Path("var/lib/postgresql/18/main")
 BASE_MARKER = ".worldmem-base"
 
 
@@ -213,6 +214,15 @@ def is_running(root: Path) -> bool:
         return False
     out = _chroot(root, ["pg_lsclusters", "-h"], "pg_lsclusters", quiet=True)
     return any(line.split()[:2] == ["18", "main"] and "online" in line for line in out.splitlines())
+
+
+def postmaster_pid(root: Path) -> int | None:
+    """The running cluster's postmaster (the first line of its postmaster.pid), None when it is not running."""
+    try:
+        first = (root / DATA_DIR / "postmaster.pid").read_text().split("\n", 1)[0].strip()
+    except OSError:
+        return None
+    return int(first) if first.isdigit() and Path(f"/proc/{first}").exists() else None
 
 
 def start(root: Path, port: int) -> None:
