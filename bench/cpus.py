@@ -1,8 +1,8 @@
 """`--cpus`: a bench run with its own processes and the embedded cluster's on a set of CPUs.
 
 On the Firecracker VMs of issue 11 a process woken on the other, halted vCPU costs ~0.2 ms per wake-up,
-and a served read wakes four times (client, server, PostgreSQL, server, client): bench/README.md, "twelfth
-pass". `pinned(cpus, settings)` puts this process (and so the servers it starts), the running cluster's
+and a served read wakes four times (client -> server -> PostgreSQL -> server -> client): bench/README.md,
+"twelfth pass". `pinned(cpus, settings)` puts this process (and so the servers it starts), the running cluster's
 postmaster and every process it forked (backends forked later inherit it) on `cpus`, and gives everything
 back the CPUs it had when the block ends. Graphiti's side is pinned with `taskset -c CPUS` (its FalkorDB
 runs in a child process, which inherits it).
@@ -10,6 +10,7 @@ runs in a child process, which inherits it).
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Iterator
@@ -20,16 +21,20 @@ from graph.platform.embedded import postmaster_pid
 from graph.settings import Settings
 
 
+class NotACpuList(ValueError, argparse.ArgumentTypeError):
+    """A ValueError that argparse shows as it is (a `type=` function's plain ValueError it does not)."""
+
+
 def cpu_list(text: str) -> frozenset[int]:
-    """'0', '0,1' or '0-1' (taskset's list form) as a set of CPU numbers; ValueError for anything else."""
+    """'0', '0,1' or '0-1' (taskset's list form) as a set of CPU numbers; NotACpuList for anything else."""
     cpus: set[int] = set()
     for part in text.split(","):
         first, dash, last = part.strip().partition("-")
-        if not first.isdigit() or (dash and not last.isdigit()):
-            raise ValueError(f"not a CPU list: {text!r} (e.g. 0 or 0,1 or 0-1)")
+        if not first.isdigit() or (dash and not (last.isdigit() and int(last) >= int(first))):
+            raise NotACpuList(f"not a CPU list: {text!r} (e.g. 0 or 0,1 or 0-1)")
         cpus.update(range(int(first), int(last or first) + 1))
     if not cpus:
-        raise ValueError(f"not a CPU list: {text!r}")
+        raise NotACpuList(f"not a CPU list: {text!r}")
     return frozenset(cpus)
 
 
@@ -78,6 +83,8 @@ def pinned(cpus: frozenset[int] | None, settings: Settings) -> Iterator[list[int
     if cpus is None:
         yield []
         return
+    if not cpus <= os.sched_getaffinity(0):
+        raise SystemExit(f"--cpus {sorted(cpus)}: this process may run only on {sorted(os.sched_getaffinity(0))}")
     me = os.getpid()
     cluster = cluster_pids(settings)
     before = {pid: os.sched_getaffinity(pid) for pid in (me, *cluster)}

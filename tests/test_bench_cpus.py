@@ -20,7 +20,7 @@ def test_cpu_lists_as_taskset_writes_them(text: str, cpus: set[int]) -> None:
     assert cpu_list(text) == cpus
 
 
-@pytest.mark.parametrize("text", ["", "a", "1-", "-1", "0,,1", "0-a", "zero"])
+@pytest.mark.parametrize("text", ["", "a", "1-", "-1", "0,,1", "0-a", "zero", "2-0"])
 def test_anything_else_is_refused(text: str) -> None:
     with pytest.raises(ValueError, match="not a CPU list"):
         cpu_list(text)
@@ -34,6 +34,14 @@ def test_children_are_found_by_their_parent() -> None:
     finally:
         child.kill()
         child.wait()
+
+
+def test_cpus_this_process_may_not_use_are_refused_before_anything_moves(settings: Settings) -> None:
+    mine = os.sched_getaffinity(0)
+    with pytest.raises(SystemExit, match="may run only on"):
+        with pinned(frozenset({max(mine) + 1}), settings):
+            pass
+    assert os.sched_getaffinity(0) == mine
 
 
 def test_no_cpus_changes_nothing(settings: Settings) -> None:
