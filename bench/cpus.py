@@ -38,6 +38,12 @@ def cpu_list(text: str) -> frozenset[int]:
     return frozenset(cpus)
 
 
+def add_option(parser: argparse.ArgumentParser) -> None:
+    """`--cpus LIST` (args.cpus: a set, or None when not given), the same in every bench that has it."""
+    parser.add_argument("--cpus", type=cpu_list, metavar="LIST",
+                        help="run on these CPUs (taskset's list: 0 or 0-1), with the servers and the embedded cluster")
+
+
 def children(pid: int) -> list[int]:
     """The processes whose parent is `pid` (from /proc)."""
     found = []

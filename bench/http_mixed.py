@@ -26,9 +26,8 @@ from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
-from bench import cmp_world
+from bench import cmp_world, cpus
 from bench.cmp_load import load, owner
-from bench.cpus import cpu_list, pinned
 from bench.http_floor import print_profile, profile
 from bench.http_reads import Q_HOOD, Q_STATE
 from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
@@ -131,8 +130,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="also serve another checkout's code (1 worker), e.g. main")
     parser.add_argument("--profile", type=int, default=0,
                         help="afterwards, sample the first server (1 process) with py-spy for this many seconds")
-    parser.add_argument("--cpus", type=cpu_list, metavar="LIST",
-                        help="run on these CPUs (taskset's list: 0 or 0-1), with the servers and the embedded cluster")
+    cpus.add_option(parser)
     args = parser.parse_args()
     settings = get_settings()
     world = cmp_world.world()
@@ -145,7 +143,7 @@ def main() -> None:
     tokens = make_tokens(settings, DB, {g.index: owner(g.index) for g in world})
     print(f"load average at start: {load_average()}")
     with ExitStack() as stack:
-        stack.enter_context(pinned(args.cpus, settings))
+        stack.enter_context(cpus.pinned(args.cpus, settings))
         servers = {f"workers {w}": stack.enter_context(serve(DB, {"WORLDMEM_WORKERS": str(w)})) for w in args.workers}
         if args.baseline:
             servers[f"code of {args.baseline}"] = stack.enter_context(serve(DB, code_dir=args.baseline))

@@ -47,10 +47,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import cmp_world
+from bench import cmp_world, cpus
 from bench import load as load_sql
 from bench.cmp_load import load, owner
-from bench.cpus import cpu_list, pinned
 from bench.http_server import Client, Summary, fresh_database, load_average, make_tokens, serve
 from graph.agent.recall import get_entity
 from graph.agent.search import search_world_memory
@@ -237,8 +236,7 @@ def main() -> None:
                         help="measure one side alone (default: both, call by call in turn)")
     parser.add_argument("--baseline", type=Path, metavar="DIR",
                         help="also ask servers of another checkout (its .venv), interleaved in random order")
-    parser.add_argument("--cpus", type=cpu_list, metavar="LIST",
-                        help="run on these CPUs (taskset's list: 0 or 0-1), with the servers and the embedded cluster")
+    cpus.add_option(parser)
     parser.add_argument("--db", default=DB, help="the database (a branch with a migration: its own copy, made with "
                         "CREATE DATABASE ... TEMPLATE worldmem_perf_cmp, so the shared one keeps main's migrations)")
     args = parser.parse_args()
@@ -261,7 +259,7 @@ def main() -> None:
     result["cpus"] = sorted(args.cpus) if args.cpus else None
     try:
         with ExitStack() as servers:
-            servers.enter_context(pinned(args.cpus, settings))
+            servers.enter_context(cpus.pinned(args.cpus, settings))
             _, port = servers.enter_context(serve(name, {"WORLDMEM_QUERY_VECTORS": "0"} if args.cold else None))
             base = None
             if args.baseline:
