@@ -7,7 +7,9 @@ read (bench/README.md, "The request path without the framework"). What stays the
 same code: the body limit, the body guard (resolvers.request_guard), the context with its token check
 (resolvers.context.context_getter, the same instance and token cache as the router's), and
 `schema.execute` with all the schema's extensions (token required, operation guard, limits, soft errors,
-error formatting). The answer is Strawberry's `process_result` encoded as the router encodes it.
+error formatting). The answer is Strawberry's `process_result` encoded as the router encodes it. A query
+document that passed validation before is answered by its compiled plan (resolvers.compiled) when the plan
+can answer it exactly; otherwise, and for everything else, by `schema.execute`.
 
 Anything else goes the full way, unchanged: GET (GraphiQL, queries in the URL), WebSockets, streaming and
 multipart requests, and a document whose operation `schema.execute` cannot pick (none, or an unknown
@@ -32,6 +34,7 @@ from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
 from graph.error_codes import ErrorCode
+from resolvers import compiled
 from resolvers.context import Context
 from resolvers.responses import respond, send_json
 
@@ -67,6 +70,13 @@ class DirectGraphQL:
         request = Request(scope)
         context = await self.get_context(request)
         context.request = request
+        plan = compiled.plan_for(self.schema, payload, context)
+        if plan is not None:
+            body = await compiled.answer(plan, context, payload)
+            if body is not None:
+                await send_json(send, 200, body)
+                return True
+            context.soft_errors.clear()  # the full path runs the operation again, from the start
         try:
             result = await self.schema.execute(
                 payload["query"], variable_values=payload.get("variables"), context_value=context,
