@@ -87,7 +87,6 @@ class Shape:
 class Plan:
     schema: GraphQLSchema
     operation: OperationDefinitionNode
-    root: GraphQLObjectType
     steps: tuple[Step, ...]
 
 
@@ -105,12 +104,12 @@ def compile_document(schema: GraphQLSchema, document: DocumentNode) -> Plan | No
     if operation.operation != OperationType.QUERY or operation.directives or root is None:
         return None
     try:
-        return Plan(schema, operation, root, _steps(schema, root, operation.selection_set))
+        return Plan(schema, operation, _steps(root, operation.selection_set))
     except _NotCompilable:
         return None
 
 
-def _steps(schema: GraphQLSchema, parent: GraphQLObjectType, selection: SelectionSetNode | None) -> tuple[Step, ...]:
+def _steps(parent: GraphQLObjectType, selection: SelectionSetNode | None) -> tuple[Step, ...]:
     if selection is None:
         raise _NotCompilable
     steps: list[Step] = []
@@ -125,25 +124,24 @@ def _steps(schema: GraphQLSchema, parent: GraphQLObjectType, selection: Selectio
             steps.append(Step(key, name, None, node, parent, True, Shape("typename", leaf=parent.name)))
             continue
         definition = parent.fields.get(name)
-        if definition is None or name.startswith("__"):
+        if definition is None or definition.resolve is None or name.startswith("__"):
             raise _NotCompilable
         basic = bool(getattr(definition.resolve, "_is_default", False)) and not node.arguments
-        steps.append(Step(key, name, definition, node, parent, basic, _shape(schema, definition.type,
-                                                                               node.selection_set)))
+        steps.append(Step(key, name, definition, node, parent, basic, _shape(definition.type, node.selection_set)))
     return tuple(steps)
 
 
-def _shape(schema: GraphQLSchema, of: GraphQLOutputType, selection: SelectionSetNode | None) -> Shape:
+def _shape(of: GraphQLOutputType, selection: SelectionSetNode | None) -> Shape:
     if isinstance(of, GraphQLNonNull):
-        return Shape("nonnull", _shape(schema, of.of_type, selection))
+        return Shape("nonnull", _shape(of.of_type, selection))
     if isinstance(of, GraphQLList):
-        return Shape("list", _shape(schema, of.of_type, selection))
+        return Shape("list", _shape(of.of_type, selection))
     if is_leaf_type(of):
         if selection is not None:
             raise _NotCompilable
         return Shape("leaf", leaf=of)
     if isinstance(of, GraphQLObjectType) and of.is_type_of is None:
-        return Shape("object", steps=_steps(schema, of, selection))
+        return Shape("object", steps=_steps(of, selection))
     raise _NotCompilable  # unions and interfaces: their concrete type is picked per value
 
 

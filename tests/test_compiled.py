@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from graphql import parse
+from graphql import GraphQLError, GraphQLInt, GraphQLString, parse
+from graphql.pyutils import Path
 
 from client import queries as client_queries
 from graph.demo import load_demo
@@ -156,3 +157,20 @@ def test_what_the_plan_declines_is_answered_the_full_way(
     refused = _same(both, None, state, {"r": "pet:luna", "t": None})  # no principal: refused the full way
     assert b'"UNAUTHENTICATED"' in refused
     assert len(answered) == compiled_before
+
+
+def test_values_graphql_core_would_report_end_the_plan_attempt() -> None:
+    run = compiled._Run.__new__(compiled._Run)  # completion only: no resolver runs
+    text = compiled.Shape("leaf", leaf=GraphQLString)
+    number = compiled.Shape("leaf", leaf=GraphQLInt)
+    path = Path(None, "x", "Query")
+    assert run.complete(compiled.Shape("list", text), ("a", "b"), path) == ["a", "b"]
+    assert run.complete(text, None, path) is None and run.complete(number, 7, path) == 7
+    for shape, value in ((compiled.Shape("nonnull", text), None),  # null for a non-null field
+                         (compiled.Shape("list", text), "ab"),  # a string where a list belongs
+                         (compiled.Shape("list", compiled.Shape("nonnull", text)), ["a", None]),
+                         (text, ValueError("a resolver's error as a value"))):
+        with pytest.raises(compiled.Fallback):
+            run.complete(shape, value, path)
+    with pytest.raises(GraphQLError):  # answer() takes any exception as a fallback
+        run.complete(number, "seven", path)
