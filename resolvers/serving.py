@@ -15,8 +15,6 @@
   requests and an older one every ~50 (0.8 ms): a tail of the floor (issue 11, bench/README.md).
 - `loop_idle_spin_us` (WORLDMEM_LOOP_IDLE_SPIN_US, default 1,000): once no request is in flight, the loop
   polls that long before it sleeps (resolvers.idle_spin).
-- uvicorn's HTTP protocol is resolvers.http_protocol's: httptools, with a response's head and body in one
-  write (one system call, one segment, one wake-up of the client).
 """
 
 from __future__ import annotations
