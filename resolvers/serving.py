@@ -25,7 +25,6 @@ from typing import Any
 from graph.settings import Settings, get_settings
 from resolvers.access_log import AccessLog
 from resolvers.app import WorldmemApp, create_app
-from resolvers.http_protocol import PROTOCOL
 from resolvers.idle_spin import IdleSpin
 
 APP_FACTORY = "resolvers.serving:served_app"
@@ -72,5 +71,4 @@ def uvicorn_options(settings: Settings, host: str | None = None, port: int | Non
         "port": port or settings.port,
         "workers": settings.workers,
         "access_log": False,  # the app writes it (served_app)
-        "http": PROTOCOL,  # uvicorn's httptools protocol, a response's head and body in one write
     }
