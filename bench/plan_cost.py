@@ -32,7 +32,7 @@ from graph.ledger.tokens import Principal, owner_principal
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.settings import get_settings
-from resolvers import compiled
+from resolvers import compiled, plans
 from resolvers.context import Context
 from resolvers.schema import schema
 
@@ -50,13 +50,13 @@ def variables(read: str, entity: cmp_world.Entity, word: str) -> dict[str, Any]:
     return {"r": entity.ref}
 
 
-async def by_execute(db: Database, plan: compiled.Plan, query: str, given: dict[str, Any],
+async def by_execute(db: Database, plan: plans.Plan, query: str, given: dict[str, Any],
                      principal: Principal) -> bytes:
     result = await schema.execute(query, variable_values=given, context_value=Context(db, get_settings(), principal))
     return json.dumps(process_result(result), separators=(",", ":")).encode()
 
 
-async def by_plan(db: Database, plan: compiled.Plan, query: str, given: dict[str, Any],
+async def by_plan(db: Database, plan: plans.Plan, query: str, given: dict[str, Any],
                   principal: Principal) -> bytes:
     data = await compiled.execute(plan, Context(db, get_settings(), principal), given)
     return json.dumps({"data": data}, separators=(",", ":")).encode()
@@ -73,7 +73,7 @@ async def measure(db: Database, reps: int) -> dict[str, dict[str, Any]]:
     words = [w for e in group.entities for w in e.name.split() if len(w) > 3]
     out: dict[str, dict[str, Any]] = {}
     for read, query in READS:
-        plan = compiled.compile_document(schema._schema, parse(query))
+        plan = plans.compile_document(schema._schema, parse(query))
         assert plan is not None, read
         times: dict[str, list[float]] = {"execute": [], "plan": []}
         mismatches = 0

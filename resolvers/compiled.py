@@ -5,144 +5,56 @@ change. For a point read, graphql-core's executor and Strawberry's `execute` aro
 server's CPU (bench/README.md, "Issue 11, thirteenth pass"): per request they collect the fields again, build
 a resolve-info for every field, dispatch every value by its type and run the extension's hooks. A plan does
 the collecting and the dispatching once per document; a request then runs the same resolvers (the schema's
-own, Strawberry's wrappers included) and the same output coercion of every leaf, in the same order.
+own, Strawberry's wrappers included) and the same output coercion of every leaf, in the same order, and
+awaits what resolvers return to be awaited round by round all at once, as graphql-core does, so loaders
+batch.
 
 What a plan answers, and what it leaves to `schema.execute` (which then answers as it always did):
 - only a document that passed validation in this process under the request's limits (resolvers.
   document_cache), a single query operation, with a valid token (no principal: the full path refuses it);
 - only fields, aliases and `__typename` on object types: a fragment, a directive, a union or interface,
-  introspection or a field asked twice under one name make the document not compilable (remembered);
-- only an answer without any error: a resolver that raises, a null for a non-null field, a value a leaf
-  cannot coerce, a variable that does not coerce, a soft error or a clamped time ends the attempt (nothing
-  has been sent) and the request goes the full way, where it runs again and is answered with its error. A
-  query reads; running it again changes nothing but the time it takes.
-The answer is the bytes the full path sends for the same data: `{"data": ...}` encoded as resolvers.direct
-encodes it. The same checks the schema's extension makes before a cached document runs are made here with
-the same functions: the input rules on the variables, the owner's database share and time budget.
+  introspection or a field asked twice under one name make the document not compilable (resolvers.plans;
+  remembered in the document cache);
+- errors only where graphql-core's report is simple: when the operation's only root field raises in its
+  resolver (an unknown ref, the request's time budget spent), the error is located at that field and the
+  field (or, for a non-null one, all data) is null, as graphql-core does, and formatted by the same
+  resolvers.errors.format_errors, so the read does not run a second time. Anything else ends the attempt
+  before anything is sent and the request goes the full way, where it runs again and is answered with its
+  error: an error beside other root fields or below the root, a null for a non-null field, a value a leaf
+  cannot coerce, a variable that does not coerce, a soft error or a clamped time. A query reads; running it
+  again changes nothing but the time it takes, and these are rare.
+The answer is the bytes the full path sends for the same result: Strawberry's `process_result` encoded as
+resolvers.direct encodes it. The same checks the schema's extension makes before a cached document runs are
+made here with the same functions: the input rules on the variables, the owner's database share and budget.
 """
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import Any
 
-from graphql import (
-    DocumentNode,
-    FieldNode,
-    GraphQLField,
-    GraphQLList,
-    GraphQLNonNull,
-    GraphQLObjectType,
-    GraphQLOutputType,
-    GraphQLSchema,
-    OperationDefinitionNode,
-    OperationType,
-    SelectionSetNode,
-    Undefined,
-    is_leaf_type,
-)
+from graphql import GraphQLError, Undefined, located_error
 from graphql.execution.values import VariableValues, coerce_variable_values, get_argument_values
 from graphql.pyutils import Path, is_iterable
+from strawberry.http import process_result
 from strawberry.schema.schema import _OperationContextAwareGraphQLResolveInfo as ResolveInfo
+from strawberry.types import ExecutionResult
 
 from graph.platform import safe_times
 from resolvers.context import Context
 from resolvers.document_cache import few_values, for_schema
+from resolvers.errors import format_errors
 from resolvers.fairness import request_budget
 from resolvers.input_rules import check_variables
+from resolvers.plans import Plan, Shape, Step, compile_document
 
 
 class Fallback(Exception):
     """This request is not answered by the plan: the full path answers it."""
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One field of a selection: where its value goes, how to get it, how to complete it."""
-
-    key: str  # the response key (alias or name)
-    name: str
-    definition: GraphQLField | None  # None for __typename
-    node: FieldNode
-    parent: GraphQLObjectType
-    basic: bool  # Strawberry's plain attribute field: no resolver, no info, no arguments
-    shape: Shape
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """How a value of one output type is completed: kind is nonnull, list, leaf or object."""
-
-    kind: str
-    inner: Shape | None = None
-    leaf: Any = None  # the leaf type (its coerce_output_value)
-    steps: tuple[Step, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    schema: GraphQLSchema
-    operation: OperationDefinitionNode
-    steps: tuple[Step, ...]
-
-
-class _NotCompilable(Exception):
-    pass
-
-
-def compile_document(schema: GraphQLSchema, document: DocumentNode) -> Plan | None:
-    """The plan of a document's single query operation, or None when the document is not compilable."""
-    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    if len(document.definitions) != 1 or len(operations) != 1:
-        return None
-    operation = operations[0]
-    root = schema.query_type
-    if operation.operation != OperationType.QUERY or operation.directives or root is None:
-        return None
-    try:
-        return Plan(schema, operation, _steps(root, operation.selection_set))
-    except _NotCompilable:
-        return None
-
-
-def _steps(parent: GraphQLObjectType, selection: SelectionSetNode | None) -> tuple[Step, ...]:
-    if selection is None:
-        raise _NotCompilable
-    steps: list[Step] = []
-    for node in selection.selections:
-        if not isinstance(node, FieldNode) or node.directives:
-            raise _NotCompilable
-        name = node.name.value
-        key = node.alias.value if node.alias else name
-        if any(s.key == key for s in steps):
-            raise _NotCompilable  # graphql-core merges such fields; a plan does not
-        if name == "__typename":
-            steps.append(Step(key, name, None, node, parent, True, Shape("typename", leaf=parent.name)))
-            continue
-        definition = parent.fields.get(name)
-        if definition is None or definition.resolve is None or name.startswith("__"):
-            raise _NotCompilable
-        basic = bool(getattr(definition.resolve, "_is_default", False)) and not node.arguments
-        steps.append(Step(key, name, definition, node, parent, basic, _shape(definition.type, node.selection_set)))
-    return tuple(steps)
-
-
-def _shape(of: GraphQLOutputType, selection: SelectionSetNode | None) -> Shape:
-    if isinstance(of, GraphQLNonNull):
-        return Shape("nonnull", _shape(of.of_type, selection))
-    if isinstance(of, GraphQLList):
-        return Shape("list", _shape(of.of_type, selection))
-    if is_leaf_type(of):
-        if selection is not None:
-            raise _NotCompilable
-        return Shape("leaf", leaf=of)
-    if isinstance(of, GraphQLObjectType) and of.is_type_of is None:
-        return Shape("object", steps=_steps(of, selection))
-    raise _NotCompilable  # unions and interfaces: their concrete type is picked per value
 
 
 class _Run:
@@ -210,28 +122,86 @@ class _Run:
         return self.fields(shape.steps, value, path)
 
     async def settle(self) -> None:
+        """Awaits what resolvers returned to be awaited, each round all at once, as graphql-core does: loaders
+        (Strawberry's DataLoader) batch what is asked in one round."""
         while self.pending:
-            out, step, awaitable, path = self.pending.pop(0)
-            out[step.key] = self.complete(step.shape, await awaitable, path)
+            waiting, self.pending = self.pending, []
+            values = await _together([awaitable for _, _, awaitable, _ in waiting])
+            for (out, step, _, path), value in zip(waiting, values, strict=True):
+                out[step.key] = self.complete(step.shape, value, path)
+
+    async def root(self) -> tuple[dict[str, Any] | None, list[GraphQLError]]:
+        """The operation's data and errors. A root field's resolver that raises is reported as graphql-core
+        reports it (located at the field, the field null, all data null for a non-null field) when it is the
+        operation's only field, so a read that failed, e.g. on its time budget, does not run again."""
+        data: dict[str, Any] = {}
+        waiting: list[tuple[Step, Any, Path]] = []
+        for step in self.plan.steps:
+            if step.definition is None:
+                data[step.key] = step.shape.leaf
+                continue
+            path = Path(None, step.key, step.parent.name)
+            try:
+                value = self.resolve(step, None, path)
+            except Exception as exc:
+                _close(awaitable for _, awaitable, _ in waiting)
+                return self._failed(step, path, exc)
+            if inspect.isawaitable(value):
+                data[step.key] = None
+                waiting.append((step, value, path))
+            else:
+                data[step.key] = self.complete(step.shape, value, path)
+        values = await _together([awaitable for _, awaitable, _ in waiting])
+        for (step, _, path), value in zip(waiting, values, strict=True):
+            if isinstance(value, Exception):
+                return self._failed(step, path, value)
+            data[step.key] = self.complete(step.shape, value, path)
+        await self.settle()
+        return data, []
+
+    def _failed(self, step: Step, path: Path, exc: Exception) -> tuple[dict[str, Any] | None, list[GraphQLError]]:
+        if len(self.plan.steps) > 1:  # beside other root fields graphql-core's report depends on their timing
+            raise Fallback from exc
+        error = located_error(exc, [step.node], path.as_list())
+        return (None if step.shape.kind == "nonnull" else {step.key: None}), [error]
+
+
+async def _together(awaitables: list[Any]) -> list[Any]:
+    """The awaitables' results, awaited at once; an exception is returned in its result's place."""
+    if len(awaitables) == 1:
+        try:
+            return [await awaitables[0]]
+        except Exception as exc:
+            return [exc]
+    if not awaitables:
+        return []
+    results = await asyncio.gather(*awaitables, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, Exception):
+            raise result  # a cancellation is not a resolver's error
+    return list(results)
+
+
+def _close(awaitables: Iterable[Any]) -> None:
+    """Closes coroutines that will never be awaited (an attempt that ended half-way)."""
+    for awaitable in awaitables:
+        if inspect.iscoroutine(awaitable):
+            awaitable.close()
 
 
 async def execute(plan: Plan, context: Context, variables: Mapping[str, Any] | None,
-                  extensions: Any = None) -> dict[str, Any]:
-    """The data of the plan's operation for this request; Fallback when the full path must answer."""
-    errors: list[Any] = []
+                  extensions: Any = None) -> tuple[dict[str, Any] | None, list[GraphQLError]]:
+    """The data and errors of the plan's operation for this request; Fallback when the full path must answer."""
+    refused: list[GraphQLError] = []
     coerced = coerce_variable_values(plan.schema, plan.operation.variable_definitions or (), dict(variables or {}),
-                                     errors.append)
-    if errors:
+                                     refused.append)
+    if refused:
         raise Fallback
     run = _Run(plan, context, coerced, extensions)
     try:
-        data = run.fields(plan.steps, None, None)
-        await run.settle()
+        return await run.root()
     finally:
-        for _, _, awaitable, _ in run.pending:  # a Fallback half-way: close what will never be awaited
-            if inspect.iscoroutine(awaitable):
-                awaitable.close()
-    return data
+        _close(awaitable for _, _, awaitable, _ in run.pending)  # a Fallback half-way
 
 
 def plan_for(schema: Any, payload: Mapping[str, Any], context: Context) -> Plan | None:
@@ -266,9 +236,10 @@ async def answer(plan: Plan, context: Context, payload: Mapping[str, Any]) -> by
         if context.gates is not None else nullcontext()
     try:
         with safe_times.collecting() as clamped, budget:
-            data = await execute(plan, context, variables, payload.get("extensions"))
-    except Exception:  # Fallback, or a resolver's error: the full path runs it again and reports it
+            data, errors = await execute(plan, context, variables, payload.get("extensions"))
+    except Exception:  # Fallback, or an error a plan does not report: the full path runs it again
         return None
     if clamped or context.soft_errors:
         return None
-    return json.dumps({"data": data}, separators=(",", ":")).encode()
+    format_errors(errors)  # what the schema's process_errors does with every list of errors
+    return json.dumps(process_result(ExecutionResult(data=data, errors=errors or None)), separators=(",", ":")).encode()

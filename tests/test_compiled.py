@@ -20,7 +20,7 @@ from client import queries as client_queries
 from graph.demo import load_demo
 from graph.platform.db import Database
 from graph.settings import Settings
-from resolvers import compiled
+from resolvers import compiled, plans
 from resolvers.app import WorldmemApp, create_app
 from resolvers.schema import schema
 from tests.gql import MakeToken, make_token  # noqa: F401
@@ -91,7 +91,7 @@ def answered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     answer = compiled.answer
 
-    async def counted(plan: compiled.Plan, context: Any, payload: Any) -> bytes | None:
+    async def counted(plan: plans.Plan, context: Any, payload: Any) -> bytes | None:
         body = await answer(plan, context, payload)
         if body is not None:
             seen.append(plan.steps[0].key)
@@ -133,8 +133,8 @@ def test_agent_reads_are_answered_by_their_plans_as_by_the_executor(
 
 def test_documents_a_plan_cannot_answer_exactly_are_not_compiled() -> None:
     for query in NOT_COMPILABLE:
-        assert compiled.compile_document(schema._schema, parse(query)) is None, query
-    plan = compiled.compile_document(schema._schema, parse(WIDE_STATE))
+        assert plans.compile_document(schema._schema, parse(query)) is None, query
+    plan = plans.compile_document(schema._schema, parse(WIDE_STATE))
     assert plan is not None and [s.key for s in plan.steps] == ["__typename", "s"]
 
 
@@ -145,11 +145,18 @@ def test_what_the_plan_declines_is_answered_the_full_way(
     token = make_token()
     state = "query($r: String!, $t: DateTime) { stateAt(ref: $r, validTime: $t) { ref facts { predicate } } }"
     _same(both, token, state, {"r": "pet:luna", "t": None})  # validated now, and answered by the plan
-    compiled_before = len(answered)
+    before = len(answered)
     unknown = _same(both, token, state, {"r": "pet:lunaa", "t": None})  # the resolver raises: UNKNOWN_REF
+    assert len(answered) == before + 3  # reported by the plan as graphql-core reports it, not run again
+    listed = _same(both, token, "query($r: String!) { getEntity(ref: $r) { text } __typename }", {"r": "x"})
+    assert b'"errors"' not in listed
+    compiled_before = len(answered)
+    two_fields = _same(both, token, "query($r: String!) { a: stateAt(ref: $r) { ref } b: __typename }",
+                       {"r": "pet:lunaa"})  # two root fields: graphql-core runs them at once, the full path
     bad_time = _same(both, token, state, {"r": "pet:luna", "t": "yesterday"})  # the variable does not coerce
     wrong_name = _same(both, token, state, {"r": "pet:luna"}, name="Other")  # no operation of that name
-    assert b'"UNKNOWN_REF"' in unknown and b'"errors"' in bad_time and b'"errors"' in wrong_name
+    assert b'"UNKNOWN_REF"' in unknown and b'"UNKNOWN_REF"' in two_fields
+    assert b'"errors"' in bad_time and b'"errors"' in wrong_name
     assert len(answered) == compiled_before  # none of them was answered by the plan
     for query in NOT_COMPILABLE[:5]:
         _same(both, token, query, {"r": "pet:luna", "y": True})
@@ -161,14 +168,14 @@ def test_what_the_plan_declines_is_answered_the_full_way(
 
 def test_values_graphql_core_would_report_end_the_plan_attempt() -> None:
     run = compiled._Run.__new__(compiled._Run)  # completion only: no resolver runs
-    text = compiled.Shape("leaf", leaf=GraphQLString)
-    number = compiled.Shape("leaf", leaf=GraphQLInt)
+    text = plans.Shape("leaf", leaf=GraphQLString)
+    number = plans.Shape("leaf", leaf=GraphQLInt)
     path = Path(None, "x", "Query")
-    assert run.complete(compiled.Shape("list", text), ("a", "b"), path) == ["a", "b"]
+    assert run.complete(plans.Shape("list", text), ("a", "b"), path) == ["a", "b"]
     assert run.complete(text, None, path) is None and run.complete(number, 7, path) == 7
-    for shape, value in ((compiled.Shape("nonnull", text), None),  # null for a non-null field
-                         (compiled.Shape("list", text), "ab"),  # a string where a list belongs
-                         (compiled.Shape("list", compiled.Shape("nonnull", text)), ["a", None]),
+    for shape, value in ((plans.Shape("nonnull", text), None),  # null for a non-null field
+                         (plans.Shape("list", text), "ab"),  # a string where a list belongs
+                         (plans.Shape("list", plans.Shape("nonnull", text)), ["a", None]),
                          (text, ValueError("a resolver's error as a value"))):
         with pytest.raises(compiled.Fallback):
             run.complete(shape, value, path)
