@@ -58,8 +58,7 @@ async def by_execute(db: Database, plan: plans.Plan, query: str, given: dict[str
 
 async def by_plan(db: Database, plan: plans.Plan, query: str, given: dict[str, Any],
                   principal: Principal) -> bytes:
-    data = await compiled.execute(plan, Context(db, get_settings(), principal), given)
-    return json.dumps({"data": data}, separators=(",", ":")).encode()
+    return compiled.encoded(*await compiled.execute(plan, Context(db, get_settings(), principal), given))
 
 
 ANSWER: dict[str, Callable[..., Awaitable[bytes]]] = {"execute": by_execute, "plan": by_plan}

@@ -241,5 +241,10 @@ async def answer(plan: Plan, context: Context, payload: Mapping[str, Any]) -> by
         return None
     if clamped or context.soft_errors:
         return None
+    return encoded(data, errors)
+
+
+def encoded(data: dict[str, Any] | None, errors: list[GraphQLError]) -> bytes:
+    """The answer's bytes, as resolvers.direct sends the full path's result."""
     format_errors(errors)  # what the schema's process_errors does with every list of errors
     return json.dumps(process_result(ExecutionResult(data=data, errors=errors or None)), separators=(",", ":")).encode()
