@@ -11,6 +11,7 @@ nothing is downloaded at run time. Why this model: bench/README.md, "Choosing th
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 from collections.abc import Sequence
@@ -20,6 +21,8 @@ from typing import Any, Protocol
 import httpx
 
 from graph.settings import Settings
+
+log = logging.getLogger("worldmem.finder")
 
 OFFLINE_NAME = "use-multilingual-v3"
 OFFLINE_DIMENSIONS = 512
@@ -55,6 +58,14 @@ class OfflineEmbedder:
                 model.encode(["warm up"])  # loads the weights now, not inside a caller's timing
                 self._model = model
             return self._model
+
+    def warm(self) -> None:
+        """Loads the model now (the server's finder thread, at start); a failure is logged, and the first
+        embedding tries again."""
+        try:
+            self._loaded()
+        except Exception:
+            log.exception("finder: loading the offline model failed")
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
