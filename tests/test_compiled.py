@@ -148,6 +148,11 @@ def test_what_the_plan_declines_is_answered_the_full_way(
     before = len(answered)
     unknown = _same(both, token, state, {"r": "pet:lunaa", "t": None})  # the resolver raises: UNKNOWN_REF
     assert len(answered) == before + 3  # reported by the plan as graphql-core reports it, not run again
+    find = "query($q: String!, $n: Int!) { findEntity(query: $q, limit: $n) { text } }"
+    _same(both, token, find, {"q": "Luna", "n": 3})
+    before = len(answered)
+    too_many = _same(both, token, find, {"q": "Luna", "n": 99})  # a non-null root field fails: data null
+    assert len(answered) == before + 3 and b'"data":null' in too_many and b'"BAD_LIMIT"' in too_many
     listed = _same(both, token, "query($r: String!) { getEntity(ref: $r) { text } __typename }", {"r": "x"})
     assert b'"errors"' not in listed
     compiled_before = len(answered)
