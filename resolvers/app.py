@@ -3,6 +3,7 @@ WebSocket) and the explorer at `/`, built by `create_app`."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
@@ -15,7 +16,7 @@ from curator import metrics
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
 from graph.finder import query_vectors
-from graph.finder.embedders import embedder_for
+from graph.finder.embedders import OfflineEmbedder, embedder_for
 from graph.finder.nudger import Nudger, sweep_interval
 from graph.platform.connect import role_url
 from graph.platform.db import Database
@@ -59,8 +60,10 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 stack.callback(app.access.close)
             stack.callback(database.close)
             stack.push_async_callback(live.close)
-            finder = Nudger(database, embedder_for(settings), sweep_interval(settings)) \
-                if settings.finder_background else None
+            embedder = embedder_for(settings)
+            if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
+                await asyncio.to_thread(embedder.warm)
+            finder = Nudger(database, embedder, sweep_interval(settings)) if settings.finder_background else None
             if finder is not None:
                 finder.start()
                 stack.callback(finder.stop)

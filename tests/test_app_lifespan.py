@@ -1,6 +1,6 @@
 """The app's start-up undoes what it had started when a later part fails (resolvers/app.py: one AsyncExitStack,
 undone in reverse order): the finder's thread stops, the loop's reads are unset, the database pool closes, the
-access log writes what is pending."""
+access log writes what is pending. The offline model is loaded before the app serves."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ import io
 import pytest
 from fastapi.testclient import TestClient
 
+from graph.finder.embedders import OFFLINE_DIMENSIONS, OfflineEmbedder
 from graph.finder.nudger import Nudger
 from graph.platform import db_async
 from graph.platform.db import Database
 from graph.settings import Settings
+from resolvers import app as app_module
 from resolvers.access_log import AccessLog
 from resolvers.app import create_app
 
@@ -62,3 +64,14 @@ def test_the_access_log_writes_what_is_pending_when_the_app_stops(settings: Sett
         assert client.get("/metrics").status_code == 200
         assert out.getvalue() == ""
     assert out.getvalue().endswith('"GET /metrics HTTP/1.1" 200 OK\n'), out.getvalue()
+
+
+def test_the_offline_model_is_loaded_before_the_app_serves(settings: Settings, app_db_url: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    model = OfflineEmbedder()  # a fresh one: the process's own may be loaded by an earlier test
+    monkeypatch.setattr(app_module, "embedder_for", lambda _settings: model)
+    app = create_app(settings.model_copy(update={"embedding_provider": "offline"}), database_url=app_db_url)
+    assert model._model is None
+    with TestClient(app):
+        assert model._model is not None  # started: no commit or search had to load it
+        assert len(model.embed(["Luna frisst um acht"])[0]) == OFFLINE_DIMENSIONS

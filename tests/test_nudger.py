@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
 
 from graph.finder import nudger
-from graph.finder.embedders import OFFLINE_DIMENSIONS, OfflineEmbedder
 from graph.platform.db import Database
 
 
@@ -66,15 +64,3 @@ def test_drain_all_waits_for_every_nudgers_work(db: Database, monkeypatch: pytes
         first.stop()
         second.stop()
 
-
-def test_the_offline_model_is_loaded_when_the_thread_starts_not_by_the_first_commit(db: Database) -> None:
-    model = OfflineEmbedder()  # a fresh one: the process's own may be loaded already
-    assert model._model is None
-    n = nudger.Nudger(db, model, 0)
-    n.start()
-    deadline = time.monotonic() + 60
-    while model._model is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-    n.stop()
-    assert model._model is not None  # no nudge, no search: the thread loaded it
-    assert len(model.embed(["Luna frisst um acht"])[0]) == OFFLINE_DIMENSIONS

@@ -60,8 +60,8 @@ class OfflineEmbedder:
             return self._model
 
     def warm(self) -> None:
-        """Loads the model now (the server's finder thread, at start); a failure is logged, and the first
-        embedding tries again."""
+        """Loads the model now (the app's start-up, before it serves: resolvers.app); a failure is logged, and
+        the first embedding tries again."""
         try:
             self._loaded()
         except Exception:

@@ -5,8 +5,6 @@ re-projects those entities and embeds what is pending, one owner at a time, in i
 `interval_s` it also sweeps each owner completely (commits that did not come through the API: the curator,
 imports, governance); with Temporal configured the schedule `worldmem-finder` sweeps instead (the
 server passes interval 0). Everything here is best effort: an error is logged and retried on the next pass.
-The offline model is loaded by the thread when it starts (about 1.7 s of Python), not by the first commit or
-hybrid search after a start, which used to wait for it.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ import time
 import weakref
 from typing import ClassVar
 
-from graph.finder.embedders import Embedder, OfflineEmbedder
+from graph.finder.embedders import Embedder
 from graph.finder.reconciler import owners, reconcile_owner
 from graph.platform.db import Database
 from graph.settings import Settings
@@ -77,8 +75,6 @@ class Nudger:
         return True
 
     def _run(self) -> None:
-        if isinstance(self._embedder, OfflineEmbedder):
-            self._embedder.warm()
         while True:
             try:
                 owner = self._queue.get(timeout=self._interval if self._interval > 0 else None)
