@@ -66,7 +66,6 @@ class DocumentCache:
             self._valid[(query, max_tokens, max_aliases)] = None
             _trim(self._valid, self.max_documents)
 
-
     def plan(self, query: str, compile_document: Callable[[DocumentNode], Any], max_tokens: int) -> Any:
         """The compiled plan of a parsed document (resolvers.compiled), made once; None when it has none."""
         if query in self._plans:

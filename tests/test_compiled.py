@@ -7,7 +7,6 @@ plan); the four answers must be the same bytes, and the plan must have answered 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,12 +18,10 @@ from graphql.pyutils import Path
 from client import queries as client_queries
 from graph.demo import load_demo
 from graph.platform.db import Database
-from graph.settings import Settings
 from resolvers import compiled, plans
-from resolvers.app import WorldmemApp, create_app
 from resolvers.schema import schema
 from tests.gql import MakeToken, make_token  # noqa: F401
-from tests.test_direct_path import FullOnly
+from tests.test_direct_path import app, both  # noqa: F401
 
 NOW = datetime.now(UTC).replace(second=0, microsecond=0)
 FACT_FIELDS = ("id predicate value objectRef validFrom validTo recordedAt supersededAt observedAt status source "
@@ -71,20 +68,6 @@ NOT_COMPILABLE = [
 ]
 
 
-@pytest.fixture(scope="module")
-def app(settings: Settings, app_db_url: str) -> WorldmemApp:
-    built = create_app(settings, database_url=app_db_url)
-    assert isinstance(built, WorldmemApp)
-    return built
-
-
-@pytest.fixture(scope="module")
-def both(app: WorldmemApp) -> Iterator[tuple[TestClient, TestClient]]:
-    with TestClient(app, raise_server_exceptions=False) as direct, \
-            TestClient(FullOnly(app), raise_server_exceptions=False) as full:
-        yield direct, full
-
-
 @pytest.fixture
 def answered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The operations the plan answered (resolvers.compiled.answer returned bytes), in order."""
@@ -110,8 +93,8 @@ def _post(client: TestClient, token: str | None, query: str, variables: dict[str
     return response.status_code, response.content
 
 
-def _same(both: tuple[TestClient, TestClient], token: str | None, query: str, variables: dict[str, Any],
-          name: str | None = None) -> bytes:
+def _same(both: tuple[TestClient, TestClient], token: str | None, query: str,  # noqa: F811
+          variables: dict[str, Any], name: str | None = None) -> bytes:
     direct, full = both
     expected = _post(full, token, query, variables, name)
     for _ in range(3):

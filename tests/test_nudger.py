@@ -63,4 +63,3 @@ def test_drain_all_waits_for_every_nudgers_work(db: Database, monkeypatch: pytes
         release.set()
         first.stop()
         second.stop()
-
