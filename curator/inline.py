@@ -39,7 +39,10 @@ class InlineRuntime:
     _chats: dict[Key, _Chat] = field(default_factory=dict)
 
     def on_turn(self, owner: str, chat_id: str, explicit: bool) -> None:
-        self.loop.call_soon_threadsafe(self._turn, (owner, chat_id), explicit)
+        if _running_loop() is self.loop:  # on the loop already: counted now, so idle() sees it at once
+            self._turn((owner, chat_id), explicit)
+        else:
+            self.loop.call_soon_threadsafe(self._turn, (owner, chat_id), explicit)
 
     def _turn(self, key: Key, explicit: bool) -> None:
         chat = self._chats.setdefault(key, _Chat())
@@ -95,3 +98,10 @@ class InlineRuntime:
                 chat.timer.cancel()
                 chat.timer = None
         await self.idle()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:  # a resolver's worker thread
+        return None
