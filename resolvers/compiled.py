@@ -34,7 +34,6 @@ import asyncio
 import inspect
 import json
 from collections.abc import Iterable, Mapping
-from contextlib import nullcontext
 from typing import Any
 
 from graphql import GraphQLError, Undefined, located_error
@@ -48,7 +47,6 @@ from graph.platform import safe_times
 from resolvers.context import Context
 from resolvers.document_cache import few_values, for_schema
 from resolvers.errors import format_errors
-from resolvers.fairness import request_budget
 from resolvers.input_rules import check_variables
 from resolvers.plans import Plan, Shape, Step, compile_document
 
@@ -230,12 +228,8 @@ async def answer(plan: Plan, context: Context, payload: Mapping[str, Any]) -> by
         return None
     if not few_values(variables) or check_variables(variables) is not None:
         return None
-    who = context.principal
-    assert who is not None
-    budget = request_budget(context.gates, who.owner, context.settings.request_db_budget_s) \
-        if context.gates is not None else nullcontext()
     try:
-        with safe_times.collecting() as clamped, budget:
+        with safe_times.collecting() as clamped, context.budget():
             data, errors = await execute(plan, context, variables, payload.get("extensions"))
     except Exception:  # Fallback, or an error a plan does not report: the full path runs it again
         return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ParamSpec, TypeVar
 
 from graphql import (
@@ -37,7 +38,7 @@ from graph.ledger.token_cache import TokenCache
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.settings import Settings
-from resolvers.fairness import OwnerGates, offload
+from resolvers.fairness import OwnerGates, offload, request_budget
 
 log = logging.getLogger("worldmem.graphql")
 P = ParamSpec("P")
@@ -61,6 +62,13 @@ class Context(BaseContext):
         self.gates = gates  # each owner's share of the database (resolvers.fairness)
         # Errors to report beside a field's data (e.g. a rejected proposal); see add_soft_errors.
         self.soft_errors: list[GraphQLError] = []
+
+    def budget(self) -> AbstractContextManager[object]:
+        """What the request runs in: its owner's share of the database (resolvers.fairness.request_budget) when
+        the app has gates, nothing to enter otherwise (a context made outside the app)."""
+        if self.gates is None or self.principal is None:
+            return nullcontext()
+        return request_budget(self.gates, self.principal.owner, self.settings.request_db_budget_s)
 
     def reject(self, field: str, message: str, code: str, **extensions: Any) -> None:
         """Reports a refusal of `field` beside its data (all or nothing: the data says what was written)."""

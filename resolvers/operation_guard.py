@@ -20,6 +20,7 @@ schema extension (each extension Strawberry builds and hooks per request costs C
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import nullcontext
 from typing import Any
 
 from graphql import ASTValidationRule, DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode, parse
@@ -30,7 +31,7 @@ from graph.platform import safe_times
 from graph.settings import Settings
 from resolvers.context import Context, add_soft_errors, require_token
 from resolvers.document_cache import few_values, for_schema
-from resolvers.fairness import offload, request_budget
+from resolvers.fairness import offload
 from resolvers.input_rules import QUERY_TOO_LARGE, InputRule, alias_limit, check_variables, width_error
 from resolvers.limits import MAX_DEPTH, QUERY_TOO_DEEP, limits_rule
 
@@ -108,13 +109,10 @@ class OperationGuard(_Guard):
     async def on_operation(self) -> AsyncIterator[None]:
         require_token(self.execution_context)
         ctx = self.execution_context.context
-        with safe_times.collecting() as clamped:
-            if isinstance(ctx, Context) and ctx.principal is not None and ctx.gates is not None:
-                self._limits(ctx)
-                with request_budget(ctx.gates, ctx.principal.owner, ctx.settings.request_db_budget_s):
-                    yield
-            else:
-                yield
+        if isinstance(ctx, Context):
+            self._limits(ctx)
+        with safe_times.collecting() as clamped, ctx.budget() if isinstance(ctx, Context) else nullcontext():
+            yield
         add_soft_errors(self.execution_context)
         self._report(clamped)
 
