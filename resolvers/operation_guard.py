@@ -20,7 +20,7 @@ schema extension (each extension Strawberry builds and hooks per request costs C
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from graphql import ASTValidationRule, DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode, parse
@@ -109,9 +109,11 @@ class OperationGuard(_Guard):
     async def on_operation(self) -> AsyncIterator[None]:
         require_token(self.execution_context)
         ctx = self.execution_context.context
+        budget: AbstractContextManager[object] = nullcontext()
         if isinstance(ctx, Context):
             self._limits(ctx)
-        with safe_times.collecting() as clamped, ctx.budget() if isinstance(ctx, Context) else nullcontext():
+            budget = ctx.budget()
+        with safe_times.collecting() as clamped, budget:
             yield
         add_soft_errors(self.execution_context)
         self._report(clamped)
