@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from bench.cmp_world import RELS, Group
-from curator.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

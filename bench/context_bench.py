@@ -22,7 +22,11 @@ import psycopg
 
 from bench import BENCH_DB
 from bench.seed import OWNER_A, seeded
-from curator.proposal import (
+from graph.agent import linking
+from graph.agent.world_context import ContextRequest, block_params, build
+from graph.demo import committed
+from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import (
     AddAlias,
     AssertFact,
     AssertRelationship,
@@ -30,10 +34,6 @@ from curator.proposal import (
     RecordEvent,
     UpsertEntity,
 )
-from graph.agent import linking
-from graph.agent.world_context import ContextRequest, block_params, build
-from graph.demo import committed
-from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.connect import role_url
 from graph.platform.db import Database

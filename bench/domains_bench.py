@@ -22,11 +22,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bench.fresh_data import FIRST, LAST, scratch
-from curator.proposal import AssertFact, AssertRelationship, MemoryMutationProposal, UpsertEntity
 from graph.domains import commitments, contacts, history
 from graph.governance.review import pending_review
 from graph.ledger import entities
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, AssertRelationship, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import Principal, owner_principal
 from graph.platform.db import Database
 from graph.settings import get_settings

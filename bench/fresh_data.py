@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from curator.proposal import AssertFact, AssertRelationship, MemoryMutationProposal, UpsertEntity
+from graph.ledger.proposal import AssertFact, AssertRelationship, MemoryMutationProposal, UpsertEntity
 from graph.platform.connect import admin_url, role_url
 from graph.platform.migrate import migrate
 from graph.settings import Settings

@@ -21,8 +21,8 @@ from datetime import UTC, datetime, timedelta
 from fastapi.testclient import TestClient
 
 from bench.fresh_data import scratch
-from curator.proposal import MemoryMutationProposal, UpsertEntity
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import Principal, create_token, owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history_retention, state_at

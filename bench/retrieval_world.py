@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from curator.proposal import AddAlias, AssertFact, MemoryMutationProposal, UpsertEntity
+from graph.ledger.proposal import AddAlias, AssertFact, MemoryMutationProposal, UpsertEntity
 
 SINCE = datetime(2025, 1, 1, tzinfo=UTC)
 OPS_PER_PROPOSAL = 500

@@ -23,9 +23,9 @@ from uuid import UUID, uuid4
 
 from bench import BENCH_DB, compare, load, plans
 from bench.seed import OWNER_A, seeded
-from curator.proposal import AssertRelationship, Evidence, MemoryMutationProposal
 from graph.age.mirror import micros
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertRelationship, Evidence, MemoryMutationProposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.connect import role_url
 from graph.platform.db import Database

@@ -29,9 +29,9 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from bench.fresh_data import scratch
-from curator.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger import committer
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.settings import get_settings

@@ -18,15 +18,15 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from curator import metrics
 from curator.batch import Analysis, Batch, Dropped, Routed, RunReport, RunStatus, VocabularyItem
-from curator.proposal import MemoryMutationProposal
 from curator.turns import advance_watermark
 from curator.usage import record_usage
 from graph.errors import Conflict
 from graph.governance.review import correction_notices
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
+from graph.platform import metrics
 from graph.platform.db import Database
 from graph.sql import load
 

@@ -21,7 +21,7 @@ from pydantic_ai.models import Model, infer_model
 
 from curator.batch import Analysis, Batch, Dropped
 from curator.prompt import SYSTEM_PROMPT
-from curator.proposal import MemoryMutationProposal, Operation
+from graph.ledger.proposal import MemoryMutationProposal, Operation
 from graph.ledger.registries import describe
 from graph.settings import Settings
 

@@ -21,10 +21,10 @@ from curator.batch import Analysis, Batch, BatchRequest, Routed, RunReport, run_
 from curator.context import load_curator_context
 from curator.extract import analyse
 from curator.prompt import SYSTEM_PROMPT
-from curator.tracing import span
 from curator.validate import validate
 from graph.agent.render import approx_tokens
 from graph.platform.db import Database
+from graph.platform.tracing import span
 from graph.settings import Settings
 
 log = logging.getLogger("worldmem.curator")

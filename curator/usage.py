@@ -8,8 +8,8 @@ from typing import Any
 import psycopg
 from pydantic import BaseModel, Field
 
-from curator import metrics
 from graph.errors import BadInput
+from graph.platform import metrics
 from graph.platform.db import Database
 from graph.sql import load
 

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from curator.proposal import (
+from graph.errors import Conflict
+from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import (
     AddAlias,
     AssertFact,
     AssertRelationship,
@@ -26,8 +28,6 @@ from curator.proposal import (
     RetractFact,
     UpsertEntity,
 )
-from graph.errors import Conflict
-from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_entity_kinds, register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

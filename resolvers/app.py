@@ -12,12 +12,12 @@ from fastapi.responses import Response
 from pydantic_ai.models import Model
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from curator import metrics
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
 from graph.finder import query_vectors
 from graph.finder.embedders import OfflineEmbedder, embedder_for
 from graph.finder.nudger import Nudger, sweep_interval
+from graph.platform import metrics
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.db_async import LoopReads

@@ -17,10 +17,10 @@ import strawberry
 from pydantic import ValidationError
 from strawberry.types import Info
 
-from curator import proposal as p
 from graph.errors import BadInput
 from graph.governance.merge import merges_for_run
 from graph.governance.review import correction_notices, pending_review
+from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from resolvers.context import blocking, database, principal
 from resolvers.governance_types import CorrectionNotice, EntityMerge, GovernanceResult, PendingReview

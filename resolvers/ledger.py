@@ -14,11 +14,11 @@ import strawberry
 from pydantic import TypeAdapter, ValidationError
 from strawberry.types import Info
 
-from curator.proposal import MemoryMutationProposal, Operation
 from graph.finder.nudger import Nudger
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.committer import Rejected as RejectedOutcome
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import MemoryMutationProposal, Operation
 from graph.reads import suggest
 from graph.reads.temporal import fact_history_retention
 from resolvers import pinned

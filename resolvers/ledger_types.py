@@ -1,6 +1,6 @@
 """GraphQL types of the ledger: proposal inputs (a @oneOf operation), commit results, facts, states.
 
-Inputs mirror curator.proposal's operations field for field; `to_operation` is the one mapping.
+Inputs mirror graph.ledger.proposal's operations field for field; `to_operation` is the one mapping.
 """
 
 from __future__ import annotations

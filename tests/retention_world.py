@@ -11,8 +11,8 @@ from typing import Any
 
 import psycopg
 
-from curator.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cli.main import main
-from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.agent import recall, recall_graph, search
 from graph.demo import load_demo
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.settings import get_settings

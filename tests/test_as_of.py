@@ -18,10 +18,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cypher
-from curator import proposal as p
 from graph.age.mirror import micros
 from graph.agent import recall
 from graph.agent.world_context import ContextRequest, build
+from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from graph.ledger.timeline import during, known
 from graph.ledger.tokens import owner_principal

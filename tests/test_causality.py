@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cypher
-from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.age.mirror import micros
 from graph.errors import BadInput
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.causality import effects_of, explain_change
@@ -323,7 +323,7 @@ def test_effects_that_fan_out_too_far_say_so(db: Database, owner: str, monkeypat
 
 @pytest.mark.usefixtures("run_r1")
 def test_judged_outcomes_feed_the_intent_metrics(db: Database, owner: str) -> None:
-    from curator import metrics
+    from graph.platform import metrics
 
     def count(label: str) -> float:
         return float(metrics.intent_outcomes.labels(label)._value.get())

@@ -8,11 +8,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
 from graph.demo import TYPES
 from graph.domains import commitments as cm
 from graph.domains.commitments import Blocker
 from graph.governance.review import pending_review
+from graph.ledger import proposal as p
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database

@@ -13,7 +13,12 @@ import pytest
 from psycopg import sql
 from psycopg.rows import dict_row
 
-from curator.proposal import (
+from graph.age import mirror_batch
+from graph.age.doctor import check
+from graph.errors import Conflict, InvariantViolation
+from graph.ledger import committer, committer_batch
+from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import (
     AddAlias,
     AssertFact,
     AssertRelationship,
@@ -23,11 +28,6 @@ from curator.proposal import (
     RetractFact,
     UpsertEntity,
 )
-from graph.age import mirror_batch
-from graph.age.doctor import check
-from graph.errors import Conflict, InvariantViolation
-from graph.ledger import committer, committer_batch
-from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 

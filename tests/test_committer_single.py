@@ -14,11 +14,11 @@ from typing import Any
 import psycopg
 import pytest
 
-from curator.proposal import AssertFact, Evidence, MemoryMutationProposal
 from graph.age.doctor import check
 from graph.errors import InvariantViolation
 from graph.ledger import committer, facts, ops
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import AssertFact, Evidence, MemoryMutationProposal
 from graph.ledger.timeline import Interval, Piece, Plan
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

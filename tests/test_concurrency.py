@@ -10,9 +10,9 @@ import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from curator.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.age.doctor import check
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 

@@ -14,10 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cli.console import Session, render, repl
-from curator.proposal import AssertRelationship, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.console.runner import ConsoleError, ConsoleResult, Statement, execute, run_console
 from graph.console.text import mask, prepare, return_columns
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertRelationship, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import pytest
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
 from graph.domains import contacts as ct
 from graph.errors import BadInput, Conflict
 from graph.governance.review import pending_review
+from graph.ledger import proposal as p
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.reads.temporal import state_at

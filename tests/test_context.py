@@ -178,8 +178,8 @@ def test_small_budget_keeps_policies_and_linked_facts(db: Database, demo: str) -
 
 
 def test_ambiguity_is_reported_not_guessed(db: Database, demo: str) -> None:
-    from curator.proposal import MemoryMutationProposal, UpsertEntity
     from graph.ledger.committer import commit_proposal
+    from graph.ledger.proposal import MemoryMutationProposal, UpsertEntity
     from graph.ledger.tokens import owner_principal
 
     commit_proposal(db, owner_principal(demo), MemoryMutationProposal(run_id="two-lunas", operations=[

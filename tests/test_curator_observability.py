@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 from opentelemetry import trace
 from opentelemetry.trace import INVALID_SPAN_CONTEXT, NonRecordingSpan
 
-from curator import metrics
-from curator.tracing import span
 from graph.agent.world_context import ContextRequest, world_context
+from graph.platform import metrics
 from graph.platform.db import Database
+from graph.platform.tracing import span
 from tests.gql import client  # noqa: F401
 
 

@@ -241,7 +241,7 @@ def test_entity_resolution_strong_signals_only(db: Database, settings: Settings,
 
 
 def test_what_the_owner_rejected_is_not_proposed_again(db: Database, settings: Settings, owner: str) -> None:
-    from curator import proposal as p
+    from graph.ledger import proposal as p
     from graph.ledger.committer import commit_proposal
     from graph.ledger.tokens import owner_principal
 

@@ -10,11 +10,12 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from curator import metrics, quota, usage
-from curator import proposal as p
+from curator import quota, usage
 from graph.errors import BadInput
+from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
+from graph.platform import metrics
 from graph.platform.db import Database
 from graph.settings import Settings
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401

@@ -10,7 +10,9 @@ from typing import Any
 
 import psycopg
 
-from curator.proposal import (
+from graph.age.doctor import check
+from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import (
     AssertRelationship,
     Evidence,
     MemoryMutationProposal,
@@ -20,8 +22,6 @@ from curator.proposal import (
     SplitEntity,
     UpsertEntity,
 )
-from graph.age.doctor import check
-from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 

@@ -15,9 +15,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from curator.proposal import AssertRelationship, MemoryMutationProposal, UpsertEntity
 from graph.demo import load_demo
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertRelationship, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.platform.live import Commit, parse, summary

@@ -16,7 +16,6 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from curator.proposal import AssertFact, MemoryMutationProposal, MergeEntities, RetractFact, UpsertEntity
 from graph.agent import search, world_context
 from graph.agent.render import search_text
 from graph.demo import load_demo
@@ -26,6 +25,7 @@ from graph.finder.projections import Projection, upsert_projection
 from graph.finder.query_names import MAX_FORMS, name_forms
 from graph.finder.search import EXACT_BELOW, LIST_K, RRF_K, ef_search, rrf, tied_ranks, use_index
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, MergeEntities, RetractFact, UpsertEntity
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.settings import Settings

@@ -13,7 +13,6 @@ from temporalio.client import ScheduleActionExecutionStartWorkflow
 from temporalio.worker import Worker
 
 from curator.durable.worker import connect
-from curator.proposal import AssertFact, MemoryMutationProposal
 from graph.demo import load_demo
 from graph.finder import reconciler
 from graph.finder.durable import (
@@ -26,6 +25,7 @@ from graph.finder.durable import (
 )
 from graph.finder.nudger import sweep_interval
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.settings import Settings

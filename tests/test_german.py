@@ -10,7 +10,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
 from graph.agent.german import ascii_slug, possessive, spellings, variants
 from graph.agent.search import find_entity
 from graph.agent.world_context import ContextRequest, world_context
@@ -18,6 +17,7 @@ from graph.demo import load_demo
 from graph.errors import BadInput
 from graph.governance.phrases import genitive, language_of
 from graph.governance.review import correction_notices, pending_review
+from graph.ledger import proposal as p
 from graph.ledger.tokens import create_token
 from graph.platform.db import Database
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401 (fixtures)

@@ -8,8 +8,8 @@ from typing import Any
 
 import psycopg
 
-from curator import proposal as p
 from graph.governance.moves import swap, uncovered
+from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.timeline import Interval
 from graph.ledger.tokens import Principal, owner_principal

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
 from graph.domains import history
 from graph.errors import BadInput, NotFound
+from graph.ledger import proposal as p
 from graph.platform.db import Database
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 from tests.test_governance import commit, entity, ok

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.intent import observation, reconcile

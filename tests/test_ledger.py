@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, RetractFact, UpsertEntity
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, Evidence, MemoryMutationProposal, RetractFact, UpsertEntity
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

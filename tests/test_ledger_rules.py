@@ -9,7 +9,8 @@ import psycopg
 import pytest
 from psycopg import errors as pg_errors
 
-from curator.proposal import (
+from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import (
     AddAlias,
     AssertFact,
     AssertRelationship,
@@ -19,7 +20,6 @@ from curator.proposal import (
     RetractFact,
     UpsertEntity,
 )
-from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at

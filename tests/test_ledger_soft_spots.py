@@ -13,12 +13,19 @@ from fastapi.testclient import TestClient
 from psycopg import errors as pg_errors
 from psycopg.rows import dict_row
 
-from curator.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.age import mirror, mirror_batch
 from graph.errors import InvariantViolation
 from graph.ledger import committer, ops
 from graph.ledger.committer import CommitResult, commit_proposal, payload_hash
 from graph.ledger.events import lookup
+from graph.ledger.proposal import (
+    AssertFact,
+    AssertRelationship,
+    Evidence,
+    MemoryMutationProposal,
+    RecordEvent,
+    UpsertEntity,
+)
 from graph.ledger.timeline import Interval, Piece, Plan
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

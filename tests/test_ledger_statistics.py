@@ -21,8 +21,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from curator.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.connect import admin_url, role_url
 from graph.platform.db import Database

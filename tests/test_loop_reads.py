@@ -16,9 +16,9 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
 from graph.agent import recall
 from graph.errors import Unavailable
+from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

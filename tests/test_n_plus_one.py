@@ -15,7 +15,7 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
+from graph.ledger import proposal as p
 from graph.platform.db import Database
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 from tests.test_governance import commit, entity, fact, ok

@@ -15,10 +15,10 @@ import pytest
 from psycopg import sql
 
 import cypher
-from curator import proposal as p
 from graph.agent import recall, search
 from graph.errors import BadInput
 from graph.ledger import entities
+from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

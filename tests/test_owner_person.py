@@ -9,11 +9,11 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from curator import proposal as p
 from graph.agent.world_context import ContextRequest, world_context
 from graph.codemode import agents_md
 from graph.demo import TYPES
 from graph.governance.phrases import Lang, owner_language
+from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal

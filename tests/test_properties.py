@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from curator.proposal import (
+from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import (
     AssertFact,
     AssertRelationship,
     Evidence,
@@ -29,7 +30,6 @@ from curator.proposal import (
     SplitEntity,
     UpsertEntity,
 )
-from graph.ledger.committer import commit_proposal
 from graph.ledger.registries import register_relation_types
 from graph.ledger.timeline import known
 from graph.ledger.tokens import owner_principal

@@ -11,9 +11,9 @@ import pytest
 from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 
-from curator.proposal import MemoryMutationProposal, UpsertEntity
 from graph.errors import BadInput, Unavailable
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from tests.libpq_trace import of_pool, round_trips

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 from graphql import parse
 
-from curator.proposal import AssertFact, AssertRelationship, MemoryMutationProposal
 from graph.ledger.committer import TICK, commit_proposal
+from graph.ledger.proposal import AssertFact, AssertRelationship, MemoryMutationProposal
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database

@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cli.main import main
-from curator.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.agent import recall
 from graph.agent.render import about_text
 from graph.demo import TYPES as DEMO_TYPES
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

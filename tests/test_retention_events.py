@@ -11,10 +11,10 @@ from typing import Any
 import psycopg
 import pytest
 
-from curator.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.age.doctor import check
 from graph.errors import BadInput
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, RecordEvent, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.retention import job, observed

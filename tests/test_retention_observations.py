@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from curator.proposal import AddAlias, MemoryMutationProposal, UpsertEntity
 from graph.errors import Conflict
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AddAlias, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.retention import job, observed

@@ -11,10 +11,10 @@ import psycopg
 import pytest
 
 from cli.retention import Progress
-from curator.proposal import AssertRelationship, MemoryMutationProposal, Operation, UpsertEntity
 from graph.demo import TYPES
 from graph.governance.phrases import Lang
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertRelationship, MemoryMutationProposal, Operation, UpsertEntity
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

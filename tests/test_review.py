@@ -10,7 +10,6 @@ from typing import Any
 import psycopg
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
 from graph.governance.review import (
     Action,
     ReviewItem,
@@ -21,6 +20,7 @@ from graph.governance.review import (
     render_review,
     show,
 )
+from graph.ledger import proposal as p
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from resolvers.context import Context
@@ -97,7 +97,7 @@ def test_pending_review_against_the_database(db: Database, owner: str) -> None:
               fact("pet:rex", "birthday", "2020-01-01", source="agent", confidence=0.2),
               rel("person:ann", "lives_in", "place:rome", source="agent", confidence=0.2)))
     review = pending_review(db, owner)
-    from curator import metrics
+    from graph.platform import metrics
 
     assert metrics._queue[owner] == 3  # the review queue depth gauge counts this owner's pending facts
     kinds = sorted(i.kind for i in review.items)

@@ -13,8 +13,8 @@ from typing import Any
 
 import psycopg
 
-from curator import proposal as p
 from graph.age.doctor import check
+from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

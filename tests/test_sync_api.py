@@ -13,9 +13,9 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from curator.proposal import AssertFact, Evidence, MemoryMutationProposal, RejectProposal
 from graph.age.doctor import check
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, Evidence, MemoryMutationProposal, RejectProposal
 from graph.ledger.tokens import Principal, owner_principal
 from graph.platform.db import Database
 from graph.settings import Settings

@@ -12,8 +12,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from curator.proposal import MemoryMutationProposal, RecordEvent
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import MemoryMutationProposal, RecordEvent
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.reads.causality import explain_change

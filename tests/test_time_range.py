@@ -16,9 +16,9 @@ import pytest
 from fastapi.testclient import TestClient
 from psycopg import errors as pg_errors
 
-from curator.proposal import AssertFact, RecordEvent
 from graph.age.doctor import check as doctor_check
 from graph.errors import BadInput
+from graph.ledger.proposal import AssertFact, RecordEvent
 from graph.timebounds import LATEST, MAX_TIME, MIN_TIME, check_time, clamp, from_micros, in_range
 from resolvers.scalars import parse_datetime
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401

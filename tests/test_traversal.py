@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cypher
-from curator.proposal import AssertRelationship, MemoryMutationProposal, MergeEntities, RetractFact, UpsertEntity
 from graph.age.mirror import micros
 from graph.errors import BadInput
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertRelationship, MemoryMutationProposal, MergeEntities, RetractFact, UpsertEntity
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

@@ -16,8 +16,8 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from curator.proposal import AssertRelationship, MemoryMutationProposal, RetractFact, UpsertEntity
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertRelationship, MemoryMutationProposal, RetractFact, UpsertEntity
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database

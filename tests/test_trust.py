@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from curator import proposal as p
 from graph.errors import Forbidden
+from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.tokens import Principal, owner_principal
 from graph.ledger.trust import effective_source, route

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from curator import proposal as p
+from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import Kind, owner_principal
 from graph.platform.db import Database

@@ -23,8 +23,6 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from curator import metrics
-from curator.tracing import span
 from graph.agent import context_rows, linking, scopes
 from graph.agent.budget import Entry, Section, assemble, trim
 from graph.agent.linking import AmbiguousSpan
@@ -37,7 +35,9 @@ from graph.codemode.conventions import Convention
 from graph.codemode.section import codemode_sections
 from graph.errors import WorldmemError
 from graph.finder import search as finder
+from graph.platform import metrics
 from graph.platform.db import Database
+from graph.platform.tracing import span
 from graph.sql import load
 
 log = logging.getLogger("worldmem.context")

@@ -16,7 +16,6 @@ from typing import Any
 import psycopg
 from pydantic import BaseModel, Field
 
-from curator.proposal import MemoryMutationProposal, RecordEvent
 from graph.agent import scopes
 from graph.agent.render import day
 from graph.agent.search import statement
@@ -25,6 +24,7 @@ from graph.codemode.conventions import Convention
 from graph.errors import BadInput
 from graph.governance.phrases import Lang, language_of
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import MemoryMutationProposal, RecordEvent
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.reads import suggest

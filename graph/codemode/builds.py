@@ -16,10 +16,10 @@ from typing import Any, Literal
 import psycopg
 from pydantic import AwareDatetime, BaseModel, Field, field_validator
 
-from curator.proposal import MemoryMutationProposal, RecordEvent
 from graph.codemode.conventions import CODE_KINDS
 from graph.errors import BadInput
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.proposal import MemoryMutationProposal, RecordEvent
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.sql import load

@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from curator.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.codemode import builds
 from graph.demo import load_demo
 from graph.errors import Conflict
 from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, AssertRelationship, Evidence, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 

@@ -17,9 +17,9 @@ from typing import Any, Literal
 import psycopg
 from pydantic import BaseModel, Field, ValidationError
 
-from curator import proposal as p
 from graph.errors import BadInput
 from graph.ledger import entities
+from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.registries import describe
 from graph.ledger.tokens import Principal

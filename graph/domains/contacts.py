@@ -23,11 +23,11 @@ from uuid import UUID
 import psycopg
 from pydantic import BaseModel, Field, ValidationError
 
-from curator import proposal as p
 from graph.agent.german import ascii_slug, fold
 from graph.domains.identities import Identity, parse_all
 from graph.errors import BadInput, Conflict
 from graph.ledger import entities
+from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.registries import describe
 from graph.ledger.tokens import Principal

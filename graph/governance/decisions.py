@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-from curator import proposal as p
 from graph.age import mirror
 from graph.errors import BadInput, Conflict, NotFound
 from graph.ledger import entities, suppression, trust
+from graph.ledger import proposal as p
 from graph.ledger.events import record as record_event
 from graph.ledger.ops import OpContext, OpOutcome, believe
 from graph.ledger.timeline import Interval

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-from curator import proposal as p
 from graph.errors import BadInput, Conflict, NotFound
 from graph.governance import split
 from graph.governance.decisions import audit, close_rows, copy_row, require_owner
 from graph.governance.moves import close_aliases, insert_alias, insert_fact, interval, set_status, swap, uncovered
 from graph.ledger import entities, facts
+from graph.ledger import proposal as p
 from graph.ledger.entities import Entity
 from graph.ledger.ops import OpContext, OpOutcome
 from graph.platform.db import Database

@@ -20,11 +20,11 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from curator import metrics
 from graph.domains import commitments, contacts
 from graph.domains.commitments import Attention
 from graph.governance import phrases
 from graph.governance.phrases import Lang, say
+from graph.platform import metrics
 from graph.platform.db import Database
 from graph.reads.temporal import EntityStateView, FactView
 from graph.sql import load

@@ -21,11 +21,11 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from curator import proposal as p
 from graph.errors import BadInput, Conflict, NotFound
 from graph.governance.decisions import audit, close_rows, copy_row, parse_id, require_owner
 from graph.governance.moves import close_aliases, insert_alias, insert_fact, interval, set_status, uncovered
 from graph.ledger import entities, facts
+from graph.ledger import proposal as p
 from graph.ledger.ops import OpContext, OpOutcome
 from graph.ledger.timeline import plan_remove
 from graph.sql import load

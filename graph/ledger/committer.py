@@ -22,12 +22,12 @@ from psycopg import errors as pg_errors
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel
 
-from curator.proposal import MemoryMutationProposal
 from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotFound
 from graph.governance import decisions as governance
 from graph.governance import merge
 from graph.ledger import committer_batch, prefetch
 from graph.ledger.ops import APPLY, OpContext
+from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import effective_source
 from graph.platform.db import Database

@@ -8,10 +8,10 @@ from uuid import UUID
 import psycopg
 from psycopg.types.json import Jsonb
 
-from curator import proposal as p
 from graph.age import mirror
 from graph.errors import BadInput, NotFound
 from graph.ledger import entities
+from graph.ledger import proposal as p
 from graph.reads import causality, intent
 from graph.sql import load
 

@@ -15,9 +15,9 @@ from typing import Any, Literal
 
 import psycopg
 
-from curator import proposal as p
 from graph.errors import BadInput, Conflict, Forbidden, NotFound
 from graph.ledger import committer_batch, entities, facts, prefetch, registries, suppression, trust
+from graph.ledger import proposal as p
 from graph.ledger.entities import Entity
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event

@@ -17,9 +17,9 @@ from uuid import UUID
 import psycopg
 from pydantic import BaseModel, Field
 
-from curator.proposal import RecordEvent
 from graph.errors import BadInput
 from graph.ledger import entities
+from graph.ledger.proposal import RecordEvent
 from graph.ledger.trust import INTEGRATION, source_tier
 from graph.platform.db import Database
 from graph.reads import intent

@@ -32,10 +32,10 @@ from uuid import UUID
 import psycopg
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from curator import metrics
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.ledger.registries import describe
+from graph.platform import metrics
 from graph.platform.db import Database
 from graph.sql import load
 

@@ -16,8 +16,8 @@ from uuid import UUID
 
 import psycopg
 
-from curator.proposal import RecordEvent
 from graph.ledger.facts import value_key
+from graph.ledger.proposal import RecordEvent
 from graph.reads import causality, intent
 from graph.sync.entries import Change, EntryRejected
 from graph.sync.resolve import Item
