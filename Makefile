@@ -9,7 +9,7 @@ PIP := $(VENV)/bin/pip -q --disable-pip-version-check
 COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --extra dev --generate-hashes --universal --python-version 3.11 -q \
 	--custom-compile-command 'make lock'
 
-.PHONY: run test lint db-up bench clean lock lock-check web web-check chromium
+.PHONY: run test lint db-up bench clean lock lock-check web web-check chromium docs
 
 # The explorer (web/): Node >= 20 and npm build it; the e2e test drives Debian's chromium.
 NODE_MAJOR := $(shell node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
@@ -79,6 +79,10 @@ test: db-up web chromium
 	cd web && npx vitest run
 	$(VENV)/bin/pytest
 
+# The documentation site (mkdocs.yml, docs/) into site/; warnings are errors, as in CI.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict
+
 bench: db-up
 	$(VENV)/bin/python -m bench.seed --if-missing
 	$(VENV)/bin/python -m bench.run
@@ -86,4 +90,4 @@ bench: db-up
 	$(VENV)/bin/python -m bench.curator_bench
 
 clean:
-	rm -rf $(VENV) web/node_modules web/dist
+	rm -rf $(VENV) web/node_modules web/dist site

@@ -36,20 +36,21 @@ class Settings(BaseSettings):
     db_port: int = Field(default=54318, description="Port of the embedded cluster on 127.0.0.1.")
     db_socket: bool = Field(
         default=True, description="The application role reaches the embedded cluster over its Unix socket "
-        "(<data_dir>/root/run/postgresql; a point read's p50 0.02-0.15 ms lower than over TCP, bench/README.md); "
+        "(<data_dir>/root/run/postgresql; a point read's p50 0.02-0.15 ms lower than over TCP); "
         "off: over 127.0.0.1 like the admin role. Ignored with database_url.")
     debian_suite: str = Field(default="forky", description="Debian suite for the embedded root (forky or sid).")
     debian_mirror: str | None = Field(
         default=None, description="Debian mirror for the embedded root; default: the host's apt sources.")
     age_package_version: str = Field(
         default="1.8.0~rc0-2", description="Pinned postgresql-18-age version for a new root ('' = newest).")
-    host: str = "127.0.0.1"
-    port: int = 8000
+    host: str = Field(default="127.0.0.1", description="Address `worldmem serve` binds (and `worldmem mcp` calls).")
+    port: int = Field(default=8000, description="Port of `worldmem serve`: the explorer at /, GraphQL at /graphql.")
     migrations_dir: Path = Field(default=migrations.DIRECTORY, description="The packaged migrations by default.")
-    pool_max_size: int = 8
-    statement_timeout_ms: int = 5000
-    console_timeout_ms: int = 2000
-    console_row_limit: int = 1000
+    pool_max_size: int = Field(default=8, description="Connections per pool of one server process.")
+    statement_timeout_ms: int = Field(
+        default=5000, description="A statement on the app's connections ends after this long.")
+    console_timeout_ms: int = Field(default=2000, description="A Cypher console query ends after this long.")
+    console_row_limit: int = Field(default=1000, description="Rows a console answer carries at most (then truncated).")
     max_request_bytes: int = Field(default=1_000_000, description="Larger GraphQL bodies are refused.")
     max_sync_request_bytes: int = Field(
         default=16_000_000, description="Largest body an integration token may send (syncEntities, 10k entries).")
@@ -71,10 +72,11 @@ class Settings(BaseSettings):
     curator_catchup_s: float = Field(default=300.0, description="Chats whose watermark lags this long are caught up.")
     temporal_address: str | None = Field(
         default=None, description="host:port of Temporal; set: the curator runs durably there, else inline.")
-    temporal_namespace: str = "default"
+    temporal_namespace: str = Field(default="default", description="Temporal namespace of the workflows.")
     curator_activity_timeout_s: float = Field(
         default=180.0, description="A curator activity (on Temporal) not done by then is retried on another worker.")
-    temporal_task_queue: str = "worldmem-curator"
+    temporal_task_queue: str = Field(
+        default="worldmem-curator", description="Task queue `worldmem worker` polls (curator, retention, finder).")
     retention_window_days: int = Field(
         default=90, ge=1, le=36_500, description="Windowed data (observed state) is kept in full this many days.")
     retention_every_hours: float = Field(
@@ -124,7 +126,7 @@ class Settings(BaseSettings):
     gc_gen0: int = Field(
         default=20_000, ge=0, le=1_000_000, description="`worldmem serve`: once the app is built, its objects are "
         "frozen out of the garbage collector and a collection starts after this many new objects (Python's "
-        "700 ran one every 4-5 requests; bench/README.md, the GraphQL floor); 0 leaves Python's defaults.")
+        "700 ran one every 4-5 requests); 0 leaves Python's defaults.")
 
     @field_validator("db_name")
     @classmethod

@@ -2,7 +2,7 @@
 the demo world for a fresh owner, and web/e2e/run.mjs driving Debian's headless Chromium (playwright-core)
 through the issue's scenarios, with axe-core on every page. Budgets are printed and written to
 web/e2e/results/budgets.json; screenshots go to web/e2e/results/screenshots/
-(E2E_SCREENSHOTS=e2e/screenshots, relative to web/, refreshes the committed ones the README shows).
+(E2E_SCREENSHOTS=e2e/screenshots, relative to web/, refreshes the committed ones the README and the docs show).
 
 Needs the built UI (web/dist) and /usr/bin/chromium: `make test` provides both.
 """

@@ -43,7 +43,7 @@ def test_the_sets_are_big_enough_cover_every_category_and_do_not_overlap() -> No
     assert not {q.text.lower() for q in QUERIES} & {q.text.lower() for q in HELD_OUT}
 
 
-# (queries, hybrid recall@5 and MRR at least): the README's figures, bench/README.md "Retrieval quality"
+# (queries, hybrid recall@5 and MRR at least): the figures of docs/concepts/finder.md, "Retrieval quality"
 SETS = {"main": (QUERIES, 0.93, 0.88), "held out": (HELD_OUT, 0.97, 0.87)}
 
 

@@ -1,7 +1,7 @@
 // End-to-end scenarios of issue 14 in Debian's headless Chromium, driven by playwright-core.
 // Env: E2E_BASE_URL (worldmem serve with the demo world), E2E_TOKEN (an owner token), E2E_CHROMIUM.
 // Writes e2e/results/budgets.json and e2e/results/screenshots/*.png (E2E_SCREENSHOTS=e2e/screenshots refreshes the
-// committed ones the README shows); exits non-zero on the first failed scenario.
+// committed ones the README and the docs show); exits non-zero on the first failed scenario.
 import { chromium } from 'playwright-core'
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
