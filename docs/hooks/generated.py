@@ -1,7 +1,7 @@
 """mkdocs hook: pages and files generated from the code at build time, so the site cannot go stale.
 
 - `<!-- settings-table -->` in a page becomes the table of every field of `graph.settings.Settings`
-  (environment variable, type, default, bounds, description), rendered from the class itself.
+  (environment variable, type and bounds, default, description), rendered from the class itself.
 - schema.graphql and the explorer's e2e screenshots are served from where they live in the repo.
 """
 
@@ -60,7 +60,8 @@ def _bounds(metadata: list[Any]) -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Description text as a table cell: pipes escaped, and `<data_dir>` kept as text rather than a tag."""
+    return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ")
 
 
 def settings_table() -> str:
@@ -68,11 +69,11 @@ def settings_table() -> str:
     from graph.settings import Settings
 
     prefix = Settings.model_config.get("env_prefix", "")
-    lines = ["| variable | type | default | bounds | what it does |", "|---|---|---|---|---|"]
+    lines = ["| variable | type | default | what it does |", "|---|---|---|---|"]
     for name, info in Settings.model_fields.items():
         env = f"{prefix}{name}".upper()
-        lines.append(f"| `{env}` | {_type(info.annotation)} | {_default(info.default)} | "
-                     f"{_bounds(info.metadata)} | {_cell(info.description or '')} |")
+        kind = ", ".join(filter(None, [_type(info.annotation), _bounds(info.metadata)]))
+        lines.append(f"| `{env}` | {kind} | {_default(info.default)} | {_cell(info.description or '')} |")
     return "\n".join(lines)
 
 
