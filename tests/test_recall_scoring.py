@@ -10,6 +10,8 @@ from bench.bm25 import BM25, words
 from bench.recall_api import capabilities, ranked
 from bench.recall_data import REFERENCE_NOW, SPLITS, Question, Window, fact_key, load, turn_key
 from bench.recall_eval import bm25_outcomes, clock_shifted, main
+from bench.recall_scale import CHAT_TURNS, turns
+from bench.recall_scale import main as scale_main
 from bench.recall_scoring import (
     Ranked,
     any_at,
@@ -185,3 +187,16 @@ def test_the_bm25_baseline_scores_every_question() -> None:
     outcomes = bm25_outcomes(data)
     assert len(outcomes) == len(data.questions)
     assert 0 < summarize(outcomes).recall10 <= 1  # type: ignore[operator]
+
+
+def test_the_scale_bench_generates_importable_chats(capsys: pytest.CaptureFixture[str]) -> None:
+    generated = turns(CHAT_TURNS + 5)
+    assert generated == turns(CHAT_TURNS + 5)
+    assert len({t["externalId"] for _, t in generated}) == len(generated)
+    assert [len([c for c, _ in generated if c == chat]) for chat in ("scale-0", "scale-1")] == [CHAT_TURNS, 5]
+    assert {t["role"] for _, t in generated} == {"USER", "ASSISTANT"}
+    times = [datetime.fromisoformat(t["occurredAt"]) for _, t in generated]
+    assert times == sorted(times)
+    if capabilities().missing():
+        assert scale_main(["--episodes", "10"]) == 2
+        assert "lacks Mutation.importConversation" in capsys.readouterr().err
