@@ -100,8 +100,8 @@ def live(data: RecallSet, caps: Capabilities, lists: Sequence[str], mode: str, m
     settings = get_settings().model_copy(update={"finder_sweep_s": 0.0})
     model = embedder_for(Settings(embedding_provider="offline")) if mode == "HYBRID" else None
     run = uuid.uuid4().hex[:8]
-    asked: dict[str, list[Outcome]] = {"fused": [], "as asked": []}
-    per_list: dict[str, list[Outcome]] = {name: [] for name in lists}
+    answers: list[tuple[Question, list[Ranked]]] = []
+    as_asked: list[Outcome] = []
     now = datetime.now(UTC)
     with scratch(settings) as (admin, app_url), TestClient(create_app(settings, database_url=app_url)) as client:
         db = Database(app_url, max_size=2)
@@ -116,38 +116,45 @@ def live(data: RecallSet, caps: Capabilities, lists: Sequence[str], mode: str, m
                       flush=True)
                 for q in (q for q in data.questions if q.lang == lang):
                     hits = api.search(q, DEPTH, with_window=True, mode=mode)
-                    asked["fused"].append(score(q, hits))
-                    for name in lists:
-                        per_list[name].append(score(q, view(hits, name)))
+                    answers.append((q, hits))
                     if q.window is not None and not clock_shifted(q, now):
-                        asked["as asked"].append(score(q, api.search(q, DEPTH, with_window=False, mode=mode)))
-                    if misses and q.evidence and not any(asked["fused"][-1].ranks):
-                        print(f"  miss {q.id} {q.query!r}: top 3 {[sorted(h.keys) for h in hits[:3]]}")
+                        as_asked.append(score(q, api.search(q, DEPTH, with_window=False, mode=mode)))
+                    if misses and q.evidence and not any(score(q, hits).ranks):
+                        print(f"  miss {q.id} {q.query!r}: top 3 "
+                              f"{[(sorted(h.keys), sorted(h.lists)) for h in hits[:3]]}")
         finally:
             db.close()
-    print(report(f"searchWorldMemory, {mode.lower()}, fused (validTime given where the question names a time)",
-                 asked["fused"]))
+    print_live(answers, as_asked, lists, f"searchWorldMemory, {mode.lower()}", caps)
+    return 0
+
+
+def print_live(answers: Sequence[tuple[Question, list[Ranked]]], as_asked: Sequence[Outcome], lists: Sequence[str],
+               title: str, caps: Capabilities) -> None:
+    """The fused table, each list's (the named ones, or every list the hits name), and the time-scoped rows."""
+    fused = [score(q, hits) for q, hits in answers]
+    print(report(f"{title}, fused (validTime given where the question names a time)", fused))
+    seen = {name for _, hits in answers for h in hits for name in h.lists}
+    names = list(lists) or sorted(seen | set(BASE_LISTS))
     print("\n### Each list's part of the fused top 10 (all questions)\n")
-    print(table([(name, outs) for name, outs in per_list.items()], first="list"))
-    timed = [o for o in asked["fused"] if o.question.window is not None]
-    ids = {o.question.id for o in asked["as asked"]}
+    print(table([(name, [score(q, view(hits, name)) for q, hits in answers]) for name in names], first="list"))
+    ids = {o.question.id for o in as_asked}
     print("\n### Time-scoped questions: validTime given vs read from the question\n")
-    print(table([("validTime given", [o for o in timed if o.question.id in ids]),
-                 ("time read from the words", asked["as asked"])], first="time"))
+    print(table([("validTime given", [o for o in fused if o.question.id in ids]),
+                 ("time read from the words", as_asked)], first="time"))
     if caps.valid_time is None:
         print("\nThis API has no searchWorldMemory(validTime:): both rows asked the same.")
-    skipped = len(timed) - len(ids)
+    skipped = sum(1 for o in fused if o.question.window is not None) - len(ids)
     if skipped:
         print(f"\n{skipped} relative question(s) left out of the as-asked row: today names another window than "
               "the day they were written.")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.recall_eval", description=__doc__.split("\n")[0])
     parser.add_argument("--split", choices=[*SPLITS, "all"], default="dev")
-    parser.add_argument("--lists", default=",".join(BASE_LISTS),
-                        help="the lists (foundBy names, or kind:episode / kind:fact) to report on their own")
+    parser.add_argument("--lists", default="",
+                        help="comma-separated lists (foundBy names, or kind:episode / kind:fact) to report on their "
+                             "own; default: every list the hits name, and " + ", ".join(BASE_LISTS))
     parser.add_argument("--mode", choices=["hybrid", "text"], default="hybrid")
     parser.add_argument("--misses", action="store_true", help="print each question with no evidence in the top 10")
     parser.add_argument("--baseline-bm25", action="store_true", help="plain BM25 over the turns, no database")
