@@ -90,6 +90,19 @@ def test_relative(text: str, start: datetime, end: datetime, de: str, en: str) -
     assert w.query == "Was war los?"
 
 
+@pytest.mark.parametrize(("text", "start"), [
+    ("Was habe ich letzten Dienstag gegessen?", day(2026, 12, 1)),
+    ("What did I eat last Tuesday?", day(2026, 12, 1)),
+    ("am vergangenen Samstag", day(2026, 12, 5)),
+    ("last Sunday", day(2026, 11, 29)),  # NOW is a Sunday: the one before
+    ("on last Monday", day(2026, 11, 30)),
+])
+def test_last_weekday(text: str, start: datetime) -> None:
+    w = found(text)
+    assert (w.start, w.end) == (start, start + timedelta(days=1))
+    assert w.label_en == f"{start.day} {w.label_en.split(' ', 1)[1]}"
+
+
 def test_last_month_in_january_is_december_of_last_year() -> None:
     assert found("last month", datetime(2026, 1, 10, tzinfo=UTC)).start == day(2025, 12, 1)
 

@@ -6,8 +6,11 @@ the subject). Pure: the caller passes `now`, and every window is in `now`'s time
 
 Memory questions ask about the past, so a month or a day written without a year is the latest one that has
 begun ("im Mai" in December: May of this year; in April: May of last year), and "last"/"letzten" names the
-latest one that has ended ("last March" in March: March of last year). A number is a year only after a
-preposition or "Jahr"/"year" ("in 2025", "im Jahr 2025"), so "Raum 2025" or "$175" stay words of the question.
+latest one that has ended ("last March" in March: March of last year; "letzten Dienstag": the Tuesday before
+today). A number is a year after a preposition or "Jahr"/"year" ("in 2025", "im Jahr 2025") or when it closes the
+question ("war ich 2025?") and no number-taking noun precedes it, so "Raum 2025", "the 2025 roadmap" or "$175"
+stay words of the question. Not read: ranges ("seit 2025", "between May and July"), seasons, "two weeks ago",
+"next ..." (a question about the future asks for plans, which have no window of their own).
 """
 
 from __future__ import annotations
@@ -30,6 +33,11 @@ _ABBREV: dict[str, int] = {
     "jan": 1, "feb": 2, "mär": 3, "mrz": 3, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
     "sept": 9, "okt": 10, "oct": 10, "nov": 11, "dez": 12, "dec": 12,
 }
+_WEEKDAYS = {**{d: i for i, d in enumerate(("montag", "dienstag", "mittwoch", "donnerstag", "freitag",
+                                             "samstag", "sonntag"))},
+             "sonnabend": 5,
+             **{d: i for i, d in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                             "sunday"))}}
 _FULL = "|".join(sorted(_MONTH_WORDS, key=len, reverse=True))
 _ANY_MONTH = "|".join(sorted([*_MONTH_WORDS, *_ABBREV], key=len, reverse=True))
 _YEAR = r"(?:19|20)\d\d"
@@ -69,6 +77,9 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         rf"(?P<today>heute|today)|"
         rf"(?P<last>{_LAST_DE}|{_LAST_EN}|(?:im\s+)?{_THIS}\s+|(?:in\s+)?this\s+)"
         rf"(?P<unit>jahr(?:es)?|year|monat(?:s)?|month|woche|week))\b", re.IGNORECASE),
+    # "letzten Dienstag", "last Tuesday": the latest such day before today
+    "last_weekday": re.compile(
+        rf"\b(?:(?:am\s+)?{_LAST_DE}|(?:on\s+)?{_LAST_EN})(?P<wd>{'|'.join(_WEEKDAYS)})\b", re.IGNORECASE),
 }
 
 
@@ -121,6 +132,10 @@ def _resolve(kind: str, m: re.Match[str], now: datetime) -> tuple[datetime, date
     g = m.groupdict()
     if kind == "relative":
         return _relative(g, now)
+    if kind == "last_weekday":
+        today = now.replace(hour=0, minute=0, second=0, microsecond=0)
+        start = today - timedelta(days=(today.weekday() - _WEEKDAYS[(g["wd"] or "").lower()] - 1) % 7 + 1)
+        return start, start + timedelta(days=1), _day_de(start), _day_en(start)
     if kind == "year":
         return _year_window(int(g["y"]), now)
     if kind == "bare_year":
