@@ -27,9 +27,9 @@ import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from bench.bm25 import BM25
 from bench.recall_api import Api, Capabilities, capabilities
-from bench.recall_data import SPLITS, Question, RecallSet, load, turn_key
+from bench.recall_baseline import bm25_outcomes, variants
+from bench.recall_data import SPLITS, Question, RecallSet, load
 from bench.recall_scoring import DEPTH, Outcome, Ranked, groups, score, table, view
 from graph.agent.when import find_window
 
@@ -44,18 +44,6 @@ def clock_shifted(q: Question, now: datetime) -> bool:
     return w is None or w.start.isoformat().replace("+00:00", "Z") != q.window.start
 
 
-def bm25_outcomes(data: RecallSet) -> list[Outcome]:
-    out = []
-    for lang in sorted({t.lang for t in data.turns}):
-        turns = [t for t in data.turns if t.lang == lang]
-        index = BM25([t.text for t in turns])
-        for q in (q for q in data.questions if q.lang == lang):
-            hits = [Ranked(frozenset({turn_key(turns[i].external_id)}), frozenset({"bm25"}))
-                    for i in index.top(q.query, DEPTH)]
-            out.append(score(q, hits))
-    return out
-
-
 def report(title: str, outcomes: Sequence[Outcome]) -> str:
     return f"\n### {title}\n\n" + table(groups(outcomes))
 
@@ -66,6 +54,11 @@ def baseline(data: RecallSet, label: str) -> int:
                  outcomes))
     print("\nBM25 ranks turns only: an answer that is only a fact cannot be found; a group with the turn that "
           "said it can.")
+    rows = variants(data)
+    print("\n### BM25 with turn context or the time read from the question (all questions)\n")
+    print(table(rows, first="BM25"))
+    print("\n### The same, time-scoped questions only\n")
+    print(table([(name, [o for o in outs if o.question.window]) for name, outs in rows], first="BM25"))
     return 0
 
 

@@ -8,8 +8,9 @@ import pytest
 
 from bench.bm25 import BM25, words
 from bench.recall_api import capabilities, ranked
+from bench.recall_baseline import bm25_outcomes, variants
 from bench.recall_data import REFERENCE_NOW, SPLITS, Question, Window, fact_key, load, turn_key
-from bench.recall_eval import bm25_outcomes, clock_shifted, main
+from bench.recall_eval import clock_shifted, main
 from bench.recall_scale import CHAT_TURNS, turns
 from bench.recall_scale import main as scale_main
 from bench.recall_scoring import (
@@ -188,6 +189,13 @@ def test_the_bm25_baseline_scores_every_question() -> None:
     outcomes = bm25_outcomes(data)
     assert len(outcomes) == len(data.questions)
     assert 0 < summarize(outcomes).recall10 <= 1  # type: ignore[operator]
+    named = dict(variants(data))
+    assert list(named) == ["plain", "speaker", "speaker and date", "time removed", "window first"]
+    assert named["plain"] == outcomes
+    # the month and year of a turn are words a time-scoped question can meet
+    timed = [o for o in named["speaker and date"] if o.question.window]
+    plain_timed = [o for o in outcomes if o.question.window]
+    assert summarize(timed).recall10 != summarize(plain_timed).recall10
 
 
 def test_the_scale_bench_generates_importable_chats(capsys: pytest.CaptureFixture[str]) -> None:
