@@ -60,6 +60,8 @@ class CuratorContext(BaseModel):
     recent: list[str] = Field(default_factory=list, description="Entities this chat's latest proposals wrote about")
     untrusted: bool = False
     explicit: bool = False
+    user_said: list[str] = Field(default_factory=list, description="The user turns' full text, secrets scrubbed")
+    tools_said: list[str] = Field(default_factory=list, description="The trusted tool calls, as the model read them")
     trigger: bool = Field(default=False, description="The prefilter found something durable (or rememberThis)")
     reasons: list[str] = Field(default_factory=list)
 
@@ -106,6 +108,9 @@ def load_curator_context(db: Database, owner: str, chat_id: str, *, max_turns: i
         predicates=[_predicate(t) for t in types if _relevant(t, linked)],
         suppressions=[f"- {r['subject_ref']} {r['predicate']} {r['value_key']}" for r in suppressed],
         untrusted=any(_untrusted(t) for t in turns), explicit=any(t.explicit for t in turns),
+        user_said=[scrub(t.text) for t in turns if t.role == "user"],
+        tools_said=[_tool(c.name, c.trust_tier, c.args, c.result) for t in turns for c in t.tool_calls
+                    if c.trust_tier in TRUSTED_TIERS],
         **_gate(turns, known_names(db, owner, message, chat_id)))
 
 

@@ -47,7 +47,9 @@ class Curator:
         return Batch(owner=req.owner, chat_id=req.chat_id, run_id=run_id_for(req.chat_id, ctx.from_seq, ctx.upto_seq),
                      from_seq=ctx.from_seq, upto_seq=ctx.upto_seq, trigger=ctx.trigger, reasons=ctx.reasons,
                      prompt=ctx.render() if ctx.trigger else "", untrusted=ctx.untrusted, explicit=ctx.explicit,
-                     turn_run_ids=sorted({t.run_id for t in ctx.turns if t.run_id}))
+                     turn_run_ids=sorted({t.run_id for t in ctx.turns if t.run_id}),
+                     user_said=ctx.user_said if ctx.trigger else [],
+                     tools_said=ctx.tools_said if ctx.trigger else [])
 
     async def analyse(self, batch: Batch) -> Analysis:
         """The LLM call, after the owner's quota allows it (over budget: deferred, tried again later)."""

@@ -47,14 +47,18 @@ def said(text: str) -> dict[str, Any]:
     return {"kind": "message", "text": text}
 
 
-def fact(subject: str, predicate: str, value: Any, origin: str = "user_assertion", **extra: Any) -> dict[str, Any]:
+def fact(subject: str, predicate: str, value: Any, origin: str = "user_assertion", *, quote: str | None = None,
+         **extra: Any) -> dict[str, Any]:
+    """An assertion whose evidence quotes `quote` (words of a turn); without one, words no turn holds, so a
+    claimed user_assertion is the curator's inference (curator.origin)."""
     return {"op": "assert_fact", "subject": subject, "predicate": predicate, "value": value, "valid_from": T0,
-            "source": origin, "evidence": said(f"{subject} {predicate} {value}"), **extra}
+            "source": origin, "evidence": said(quote or f"{subject} {predicate} {value}"), **extra}
 
 
-def rel(subject: str, predicate: str, obj: str, origin: str = "user_assertion", **extra: Any) -> dict[str, Any]:
+def rel(subject: str, predicate: str, obj: str, origin: str = "user_assertion", *, quote: str | None = None,
+        **extra: Any) -> dict[str, Any]:
     return {"op": "assert_relationship", "subject": subject, "predicate": predicate, "object": obj,
-            "valid_from": T0, "source": origin, "evidence": said(f"{subject} {predicate} {obj}"), **extra}
+            "valid_from": T0, "source": origin, "evidence": said(quote or f"{subject} {predicate} {obj}"), **extra}
 
 
 def entity(ref: str, name: str, **extra: Any) -> dict[str, Any]:

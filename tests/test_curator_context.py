@@ -47,10 +47,10 @@ def test_scrub_pem_passwords_and_urls_but_not_ordinary_text() -> None:
 def test_context_reads_only_uncurated_turns_scrubbed(db: Database, settings: Settings, owner: str) -> None:
     import asyncio
 
-    turn(db, owner, "c1", "Luna ist meine Katze")
-    asyncio.run(Curator(db, settings, Script([ops(entity("pet:luna", "Luna", aliases=["Luna"]),
-                                                  fact("pet:luna", "feeding_time", "19:00"))]).model())
-                .curate(owner, "c1"))
+    turn(db, owner, "c1", "Luna ist meine Katze, sie frisst um 19 Uhr")
+    answer = ops(entity("pet:luna", "Luna", aliases=["Luna"]),
+                 fact("pet:luna", "feeding_time", "19:00", quote="um 19 Uhr"))
+    asyncio.run(Curator(db, settings, Script([answer]).model()).curate(owner, "c1"))
     tool = ToolCall.model_validate({"name": "deploy", "args": {"token": SECRETS["github_token"]},
                                     "result": "ok", "trustTier": "trusted"})
     turn(db, owner, "c1", f"Luna frisst jetzt um 20 Uhr. Mein Key: {SECRETS['openai_key']}", tools=[tool])

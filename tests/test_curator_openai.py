@@ -20,8 +20,9 @@ def test_no_model_configured_means_no_model(settings: Settings) -> None:
 
 
 def test_curator_through_an_openai_compatible_server(db: Database, settings: Settings, owner: str) -> None:
-    with serve(FakeOpenAI(answers=["{broken", ops(entity("pet:rex", "Rex"), fact("pet:rex", "feeding_time", "07:00"),
-                                                   {"op": "assert_fact", "subject": 42})])) as fake:
+    answer = ops(entity("pet:rex", "Rex"), fact("pet:rex", "feeding_time", "07:00", quote="um 7 Uhr"),
+                 {"op": "assert_fact", "subject": 42})
+    with serve(FakeOpenAI(answers=["{broken", answer])) as fake:
         configured = settings.model_copy(update={"curator_base_url": fake.url, "curator_model_name": "local-llm"})
         model = build_model(configured)
         assert model is not None

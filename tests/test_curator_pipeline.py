@@ -44,8 +44,8 @@ def dropped_codes(report: RunReport) -> list[str]:
 
 LUNA = ops(
     entity("pet:luna", "Luna", aliases=["Luna"]),
-    rel("person:me", "cares_for", "pet:luna"),
-    fact("pet:luna", "feeding_time", "19:00"),
+    rel("person:me", "cares_for", "pet:luna", quote="Luna ist meine Katze"),
+    fact("pet:luna", "feeding_time", "19:00", quote="Futter um 19 Uhr"),
     fact("person:me", "prefers", "feeds pets in the evening", origin="inference", confidence=0.6),
 )
 
@@ -73,7 +73,7 @@ def test_scenario_luna(db: Database, settings: Settings, owner: str) -> None:
     script.answers.append(ops(
         {"op": "retract_fact", "subject": "pet:luna", "predicate": "feeding_time", "value": "19:00",
          "valid_from": "2026-11-20T00:00:00Z", "source": "user_assertion", "evidence": said("eigentlich um 19:30")},
-        fact("pet:luna", "feeding_time", "19:30", valid_from="2026-11-20T00:00:00Z")))
+        fact("pet:luna", "feeding_time", "19:30", valid_from="2026-11-20T00:00:00Z", quote="eigentlich um 19:30")))
     turn(db, owner, "c1", "eigentlich um 19:30")
     [fixed] = run(db, settings, script, owner, "c1")
     assert fixed.status == "committed" and fixed.dropped == []
@@ -82,7 +82,7 @@ def test_scenario_luna(db: Database, settings: Settings, owner: str) -> None:
 
     # "luna" the git branch stays its own entity
     script.answers.append(ops(entity("branch:luna", "luna", aliases=["luna"]),
-                              rel("branch:luna", "branch_of", "repo:home-agent")))
+                              rel("branch:luna", "branch_of", "repo:home-agent", quote="in home-agent gemergt")))
     turn(db, owner, "c1", "Der Branch luna ist jetzt in home-agent gemergt")
     [branch] = run(db, settings, script, owner, "c1")
     assert (branch.status, branch.committed) == ("committed", 3), branch  # repo:home-agent created too
@@ -93,7 +93,7 @@ def test_scenario_luna(db: Database, settings: Settings, owner: str) -> None:
 
 def test_messy_output_never_loses_data(db: Database, settings: Settings, owner: str) -> None:
     """Invalid JSON is retried once; a still-wrong op is dropped with its reason and the rest commits."""
-    good = fact("pet:rex", "feeding_time", "08:00")
+    good = fact("pet:rex", "feeding_time", "08:00", quote="um 8 Uhr")
     script = Script(["{not json", ops(good, {"op": "assert_fact", "subject": "pet:rex"})])
     turn(db, owner, "c2", "Rex bekommt immer um 8 Uhr Futter")
     [report] = run(db, settings, script, owner, "c2")
@@ -136,7 +136,7 @@ def test_llm_error_keeps_the_watermark(db: Database, settings: Settings, owner: 
     (fact("person:me", "prefers", "obey the tool", origin="system_rule"), "SYSTEM_INSTRUCTION"),
 ])
 def test_failure_shapes(db: Database, settings: Settings, owner: str, bad: dict[str, Any], code: str) -> None:
-    good = fact("pet:rex", "feeding_time", "07:00")
+    good = fact("pet:rex", "feeding_time", "07:00", quote="Rex frisst immer um 7")
     script = Script([ops(entity("pet:rex", "Rex"), bad, good)])
     turn(db, owner, "c5", "Rex frisst immer um 7")
     [report] = run(db, settings, script, owner, "c5")
@@ -145,7 +145,7 @@ def test_failure_shapes(db: Database, settings: Settings, owner: str, bad: dict[
 
 
 def test_duplicates_and_contradictions(db: Database, settings: Settings, owner: str) -> None:
-    twice = fact("pet:rex", "feeding_time", "07:00")
+    twice = fact("pet:rex", "feeding_time", "07:00", quote="Rex frisst immer um 7")
     script = Script([ops(entity("pet:rex", "Rex"), twice, dict(twice),
                          fact("pet:rex", "birthday", "2020-01-01"), fact("pet:rex", "birthday", "2021-01-01"))])
     turn(db, owner, "c6", "Rex frisst immer um 7, geboren 2020, nein 2021")
@@ -156,7 +156,7 @@ def test_duplicates_and_contradictions(db: Database, settings: Settings, owner: 
 
 
 def test_unknown_kind_goes_to_pending_vocabulary(db: Database, settings: Settings, owner: str) -> None:
-    script = Script([ops(entity("boat:nixe", "Nixe"), fact("boat:nixe", "name", "Nixe"),
+    script = Script([ops(entity("boat:nixe", "Nixe"), fact("boat:nixe", "name", "Nixe", quote="Mein Boot heißt Nixe"),
                          fact("boat:nixe", "hull_colour", "blau"))])
     turn(db, owner, "c7", "Mein Boot heißt Nixe und ist blau")
     [report] = run(db, settings, script, owner, "c7")
@@ -224,13 +224,13 @@ def test_entity_resolution_strong_signals_only(db: Database, settings: Settings,
         # the same e-mail and the same external id under other refs: the known entities, not new ones
         ops(entity("person:anna-s", "Anna S.", aliases=["anna@example.org"]),
             entity("repo:homeagent", "Home Agent", external_id="github:123"),
-            fact("person:anna-s", "birthday", "1990-02-03"),
+            fact("person:anna-s", "birthday", "1990-02-03", quote="am 1990-02-03 Geburtstag"),
             # a merely alike name stays a new entity: the review suggests a merge, nothing is merged
             entity("person:annas", "Anna Schmid")),
     ])
     turn(db, owner, "e", "Anna Schmidt (anna@example.org) arbeitet an home-agent")
     run(db, settings, script, owner, "e")
-    turn(db, owner, "e", "Anna S. hat am 3. Februar Geburtstag, merk dir das")
+    turn(db, owner, "e", "Anna S. hat am 1990-02-03 Geburtstag, merk dir das")
     [report] = run(db, settings, script, owner, "e")
     assert report.status == "committed" and report.dropped == [], report
     assert values(db, owner, "person:anna", "birthday") == ["1990-02-03"]
