@@ -16,7 +16,7 @@ from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_at
 from graph.settings import Settings
 from graph.sql import load
-from tests.curator_llm import Script, entity, fact, ops, rel, said, turn
+from tests.curator_llm import Script, Text, entity, fact, ops, rel, said, turn
 
 NOW = datetime(2027, 1, 1, tzinfo=UTC)
 
@@ -260,3 +260,36 @@ def test_what_the_owner_rejected_is_not_proposed_again(db: Database, settings: S
     assert pending_review(db, owner).items == []
     ctx_prompt = script.prompts[-1]
     assert "prefers" in ctx_prompt and "Rejected by the owner" in ctx_prompt  # the LLM was told, too
+
+
+def test_a_text_answer_then_broken_json_is_one_retry(db: Database, settings: Settings, owner: str) -> None:
+    script = Script([Text("Gern! Ich merke mir, dass Rex ein Hund ist."), "{broken", ops(entity("pet:rex", "Rex"))])
+    turn(db, owner, "t", "merk dir: Rex ist ein Hund")
+    [report] = run(db, settings, script, owner, "t")
+    assert (report.status, report.retried, script.calls, watermark(db, owner, "t")) == ("failed", True, 2, 0)
+    # the retry is a new request with a short note, not the conversation so far
+    assert script.sizes[1] < script.sizes[0] + 1000, script.sizes
+    assert "Your previous answer was rejected" in script.prompts[1]
+
+
+def test_a_huge_answer_is_bounded(db: Database, settings: Settings, owner: str) -> None:
+    """10,000 operations: one retry no larger than the first request, then at most curator_max_operations."""
+    huge = ops(*[entity(f"pet:p{i}", f"P{i}") for i in range(10_000)])
+    script = Script([huge, huge])
+    few = settings.model_copy(update={"curator_max_operations": 20})
+    turn(db, owner, "h", "merk dir: ich habe sehr viele Haustiere")
+    [report] = run(db, few, script, owner, "h")
+    assert (report.status, report.retried, script.calls, report.committed) == ("committed", True, 2, 20), report
+    assert script.sizes[1] < script.sizes[0] + 3000, script.sizes  # was 1.6 MB: the whole answer sent back
+    assert "at most 20 operations" in script.prompts[1]
+    [overflow] = report.dropped
+    assert (overflow.op_index, overflow.code, overflow.op) == (20, "TOO_MANY_OPS", {"operations": 9_980})
+
+
+def test_a_valid_answer_longer_than_the_bound_keeps_the_first_operations(db: Database, settings: Settings,
+                                                                         owner: str) -> None:
+    script = Script([ops(*[entity(f"pet:q{i}", f"Q{i}") for i in range(8)])])
+    turn(db, owner, "v", "merk dir: ich habe acht Haustiere")
+    [report] = run(db, settings.model_copy(update={"curator_max_operations": 5}), script, owner, "v")
+    assert (report.status, report.retried, script.calls, report.committed) == ("committed", False, 1, 5)
+    assert [(d.op_index, d.code) for d in report.dropped] == [(5, "TOO_MANY_OPS")]
