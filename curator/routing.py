@@ -16,12 +16,10 @@ from typing import Any
 
 from curator import origin as o
 from curator.batch import ORIGINS, Batch
-from graph.ledger.trust import PRIVILEGED_MEMORY_TYPES
 
 WRITER = "agent"
 ALIASES = {"user": "user_assertion", "assistant": "assistant_output", "agent": "assistant_output",
            "tool": "tool_result", "system": "system_rule", "derived": "inference"}
-PRIVILEGED_MEMORY = PRIVILEGED_MEMORY_TYPES
 
 
 def origin(source: Any) -> str:

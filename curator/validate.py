@@ -36,6 +36,7 @@ from curator.origin import slug as origin_slug
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.ledger.registries import get_entity_kind, get_relation_type
+from graph.ledger.trust import privileged_memory
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -242,7 +243,7 @@ def _predicate(conn: psycopg.Connection[Any], state: _State, op: dict[str, Any])
 def _privileged(conn: psycopg.Connection[Any], batch: Batch, op: dict[str, Any]) -> None:
     kind = get_entity_kind(conn, op["kind"]) if op["op"] == "upsert_entity" else None
     privileged = bool(op.get("_privileged")) or (kind is not None and kind.privileged) or \
-        op.get("memory_type") in routing.PRIVILEGED_MEMORY
+        privileged_memory(op.get("memory_type"))
     if privileged and batch.untrusted:
         raise Drop("UNTRUSTED_PRIVILEGED", "policy or permission-like content from a run that read untrusted content")
     if privileged:
