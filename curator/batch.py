@@ -34,6 +34,10 @@ class Batch(BaseModel):
     untrusted: bool = Field(default=False, description="A tool result below the trusted tier is in the batch")
     explicit: bool = Field(default=False, description="The owner asked to remember (rememberThis)")
     turn_run_ids: list[str] = Field(default_factory=list)
+    user_said: list[str] = Field(default_factory=list, description=(
+        "The batch's user turns (scrubbed): the only words an operation may claim as the user's"))
+    tools_said: list[str] = Field(default_factory=list, description=(
+        "The batch's trusted tool calls (scrubbed): the only data an operation may claim as a tool's result"))
 
 
 class Dropped(BaseModel):

@@ -1,8 +1,12 @@
 """The LLM step: pydantic-ai with `output_type` = the proposal model; messy output never loses data.
 
-- A schema error gets one retry carrying the validation error (pydantic-ai's output retry).
-- When the retry fails too, the last answer is salvaged operation by operation: every operation that parses
+- A bad answer (text instead of the output tool, broken JSON, a schema error) gets exactly one retry: a new
+  request with the prompt and a short note of what was wrong (at most RETRY_NOTE_CHARS), never the bad
+  answer itself, so a retry costs one call and about the size of the first request whatever came back.
+- When the retry fails too, its answer is salvaged operation by operation: every operation that parses
   is kept, every one that does not is dropped with its reason (never silently).
+- At most `max_ops` operations (settings.curator_max_operations) of an answer are kept; the rest are
+  dropped as one TOO_MANY_OPS record.
 - Nothing usable (no JSON, a timeout, a provider error) is a failed analysis: the runtime records it and
   leaves the watermark where it was, so the same turns are curated later.
 The model comes from settings (`build_model`): a pydantic-ai model string, or an OpenAI-compatible server.
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field, TypeAdapter, ValidationError
@@ -27,7 +32,8 @@ from graph.settings import Settings
 
 log = logging.getLogger("worldmem.curator")
 OPERATION: TypeAdapter[Any] = TypeAdapter(Operation)
-MAX_OPS = 100
+MAX_OPS = 200
+RETRY_NOTE_CHARS = 2000
 
 
 class CuratorDraft(MemoryMutationProposal):
@@ -68,40 +74,79 @@ def agent(model: Model) -> Agent[None, CuratorDraft]:
     """The curator agent of `model`, built once: building one derives the proposal's JSON schema (~180 ms)."""
     known = _AGENTS.get(id(model))
     if known is None or known[0] is not model:
-        known = (model, Agent(model, output_type=CuratorDraft, system_prompt=SYSTEM_PROMPT, retries={"output": 1},
+        known = (model, Agent(model, output_type=CuratorDraft, system_prompt=SYSTEM_PROMPT, retries={"output": 0},
                               name="curator"))
         _AGENTS[id(model)] = known
     return known[1]
 
 
-async def analyse(batch: Batch, model: Model, timeout_s: float) -> Analysis:
-    """Ask the model for a proposal about `batch`; see the module docstring for what happens to bad output."""
-    label = model_label(model)
+@dataclass
+class _Attempt:
+    """One request to the model: its output, or why there is none (`failure`: no retry helps)."""
+
+    output: CuratorDraft | None = None
+    messages: list[ModelMessage] = field(default_factory=list)
+    failure: str | None = None
+    why: str = ""
+
+
+async def _ask(model: Model, prompt: str, timeout_s: float) -> _Attempt:
     with capture_run_messages() as messages:
         try:
-            result = await agent(model).run(batch.prompt, timeout=timeout_s)
+            result = await agent(model).run(prompt, timeout=timeout_s)
         except UnexpectedModelBehavior as exc:
-            return salvage(messages, label, str(exc))
+            return _Attempt(messages=list(messages), why=str(exc))
         except (AgentRunError, TimeoutError) as exc:
-            log.warning("curator run %s failed: %s", batch.run_id, type(exc).__name__)
-            return Analysis(error=f"{type(exc).__name__}: {_first_line(exc)}", model=label,
-                            retried=_retried(messages))
-    usage = result.usage
-    ops = result.output.operations[:MAX_OPS]
-    return Analysis(operations=[op.model_dump(mode="json") for op in ops], indexes=list(range(len(ops))),
-                    retried=_retried(messages), model=label, input_tokens=usage.input_tokens or 0,
-                    output_tokens=usage.output_tokens or 0)
+            return _Attempt(messages=list(messages), failure=f"{type(exc).__name__}: {_first_line(exc)}")
+    return _Attempt(output=result.output, messages=list(messages))
 
 
-def salvage(messages: list[ModelMessage], label: str, why: str) -> Analysis:
+async def analyse(batch: Batch, model: Model, timeout_s: float, max_ops: int = MAX_OPS) -> Analysis:
+    """Ask the model for a proposal about `batch`; see the module docstring for what happens to bad output."""
+    label = model_label(model)
+    attempts = [await _ask(model, batch.prompt, timeout_s)]
+    if attempts[0].output is None and attempts[0].failure is None:
+        attempts.append(await _ask(model, batch.prompt + "\n\n" + retry_note(attempts[0], max_ops), timeout_s))
+    last = attempts[-1]
+    tokens_in, tokens_out = _tokens([m for a in attempts for m in a.messages])
+    retried = len(attempts) > 1
+    if last.failure is not None:
+        log.warning("curator run %s failed: %s", batch.run_id, last.failure.split(":", 1)[0])
+        return Analysis(error=last.failure, model=label, retried=retried, input_tokens=tokens_in,
+                        output_tokens=tokens_out)
+    if last.output is None:
+        analysis = salvage(last.messages, label, last.why, max_ops)
+    else:
+        analysis = Analysis(model=label, retried=retried)
+        _keep(analysis, [op.model_dump(mode="json") for op in last.output.operations], max_ops)
+    analysis.input_tokens, analysis.output_tokens = tokens_in, tokens_out
+    return analysis
+
+
+def retry_note(attempt: _Attempt, max_ops: int) -> str:
+    """What the retry tells the model about its first answer: the problem, bounded, never the answer itself."""
+    raw = _last_answer(attempt.messages)
+    if not isinstance(raw, dict):
+        problem = "it was not a JSON proposal passed to the output tool"
+    else:
+        try:
+            CuratorDraft.model_validate(raw)
+            problem = attempt.why
+        except ValidationError as exc:
+            problem = describe(exc)
+    return (f"## Your previous answer was rejected\n{problem[:RETRY_NOTE_CHARS]}\nAnswer again with one call of "
+            f"the output tool and at most {max_ops} operations (propose nothing rather than guess).")
+
+
+def salvage(messages: list[ModelMessage], label: str, why: str, max_ops: int = MAX_OPS) -> Analysis:
     """The last answer, operation by operation: the ones that parse are kept, the rest dropped with a reason."""
-    tokens_in, tokens_out = _tokens(messages)
     raw = _last_answer(messages)
-    analysis = Analysis(model=label, retried=True, input_tokens=tokens_in, output_tokens=tokens_out)
+    analysis = Analysis(model=label, retried=True)
     if not isinstance(raw, dict) or not isinstance(raw.get("operations"), list):
         analysis.error = f"no usable proposal after a retry ({why})"
         return analysis
-    for index, item in enumerate(raw["operations"][:MAX_OPS]):
+    items = raw["operations"]
+    for index, item in enumerate(items[:max_ops]):
         try:
             op = OPERATION.validate_python(item)
         except ValidationError as exc:
@@ -109,7 +154,22 @@ def salvage(messages: list[ModelMessage], label: str, why: str) -> Analysis:
             continue
         analysis.operations.append(op.model_dump(mode="json"))
         analysis.indexes.append(index)
+    _overflow(analysis, len(items), max_ops)
     return analysis
+
+
+def _keep(analysis: Analysis, ops: list[dict[str, Any]], max_ops: int) -> None:
+    analysis.operations = ops[:max_ops]
+    analysis.indexes = list(range(len(analysis.operations)))
+    _overflow(analysis, len(ops), max_ops)
+
+
+def _overflow(analysis: Analysis, count: int, max_ops: int) -> None:
+    """Operations beyond `max_ops` are dropped as one record (not one per operation: an answer may be huge)."""
+    if count > max_ops:
+        analysis.dropped.append(Dropped(op_index=max_ops, op={"operations": count - max_ops}, code="TOO_MANY_OPS",
+                                        reason=f"one run commits at most {max_ops} operations; "
+                                               f"{count - max_ops} more were proposed"))
 
 
 def _last_answer(messages: list[ModelMessage]) -> Any:
@@ -134,11 +194,6 @@ def _json(value: str | dict[str, Any] | None) -> Any:
         return json.loads(value)
     except ValueError:
         return None
-
-
-def _retried(messages: list[ModelMessage]) -> bool:
-    """The agent has no tools: a second answer means the first one was sent back with its validation error."""
-    return sum(isinstance(m, ModelResponse) for m in messages) > 1
 
 
 def _tokens(messages: list[ModelMessage]) -> tuple[int, int]:

@@ -47,7 +47,9 @@ class Curator:
         return Batch(owner=req.owner, chat_id=req.chat_id, run_id=run_id_for(req.chat_id, ctx.from_seq, ctx.upto_seq),
                      from_seq=ctx.from_seq, upto_seq=ctx.upto_seq, trigger=ctx.trigger, reasons=ctx.reasons,
                      prompt=ctx.render() if ctx.trigger else "", untrusted=ctx.untrusted, explicit=ctx.explicit,
-                     turn_run_ids=sorted({t.run_id for t in ctx.turns if t.run_id}))
+                     turn_run_ids=sorted({t.run_id for t in ctx.turns if t.run_id}),
+                     user_said=ctx.user_said if ctx.trigger else [],
+                     tools_said=ctx.tools_said if ctx.trigger else [])
 
     async def analyse(self, batch: Batch) -> Analysis:
         """The LLM call, after the owner's quota allows it (over budget: deferred, tried again later)."""
@@ -57,7 +59,8 @@ class Curator:
         if not await asyncio.to_thread(quota.try_spend, self.db, batch.owner, estimate, settings=self.settings):
             return Analysis(error="over the owner's curator quota: deferred", deferred=True)
         with span("curator.analyze", turns=batch.upto_seq - batch.from_seq + 1) as current:
-            analysis = await analyse(batch, self.model, self.settings.curator_timeout_s)
+            analysis = await analyse(batch, self.model, self.settings.curator_timeout_s,
+                                     self.settings.curator_max_operations)
             current.set_attribute("operations", len(analysis.operations))
             current.set_attribute("failed", analysis.error is not None)
         analysis.call_id = f"{batch.run_id}:{uuid.uuid4().hex[:8]}"

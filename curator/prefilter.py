@@ -45,8 +45,11 @@ class Decision:
 
 def decide(text: str, *, role: str = "user", tool_names: Sequence[str] = (), explicit: bool = False,
            known_names: Iterable[str] = ()) -> Decision:
-    """TRIGGER or SKIP for one turn, with the reasons (each `category:what matched`)."""
-    reasons = [*(["explicit"] if explicit else []), *tool_reasons(tool_names)]
+    """TRIGGER or SKIP for one turn, with the reasons (each `category:what matched`). An explicit turn
+    (rememberThis) triggers unless it holds nothing but an acknowledgement ("ok", "danke"): there is nothing
+    to remember in it, and a model call would cost the owner for nothing."""
+    small_talk = explicit and role == "user" and is_ack(unquoted(text))
+    reasons = [*(["explicit"] if explicit and not small_talk else []), *tool_reasons(tool_names)]
     read_only = [f"skip:read_only_tools:{','.join(tool_names)}"] if tool_names else []
     if role in ("tool", "system"):
         return _decision(reasons, [f"skip:{role}_output"])

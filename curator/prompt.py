@@ -33,7 +33,10 @@ pet:luna, a git branch named luna is something else). Use only the vocabulary li
 the closest predicate or kind you need anyway and it will be put to the owner for review.
 
 Every assertion needs `valid_from` (when it became true in the world; the turn's time if unknown) and
-`evidence` ({kind: "message", text: the words it rests on}). A change of a known value is a new assertion
-(the old one is superseded); repeat nothing that is already known unchanged. Never propose what the owner
-rejected. Governance (accepting, rejecting, merging) is the owner's, never yours.
+`evidence` ({kind: "message", text: the words it rests on, copied exactly from ONE turn, including the
+value}). The origin is checked against the turns: an operation counts as the user's only when its evidence
+quotes a user turn of these new turns that says it; anything else waits for the owner's review. A change
+of a known value is a new assertion (the old one is superseded); repeat nothing that is already known
+unchanged. Never propose what the owner rejected. Governance (accepting, rejecting, merging) is the owner's,
+never yours.
 """

@@ -10,8 +10,11 @@ Per operation, in proposal order (the first failing check drops the operation, w
   known kind (created on first use); otherwise UNKNOWN_REF, and an alias of several entities AMBIGUOUS_REF;
 - kinds fit the predicate (KIND_MISMATCH); nothing twice (DUPLICATE); no operation contradicting itself or
   another of the proposal (SELF_CONTRADICTORY, CONTRADICTION);
-- policy/permission-like content (privileged kinds and predicates) from a run touched by untrusted content:
-  UNTRUSTED_PRIVILEGED; a retraction that is not the user's own: NEEDS_USER.
+- the origin is the code's, not the model's (curator.origin): "the user said it" only where the evidence
+  quotes a user turn of this batch holding the value, otherwise the curator's inference (to review);
+- policy/permission-like content (privileged kinds, predicates, memory types) from a run touched by untrusted
+  content: UNTRUSTED_PRIVILEGED; a retraction, an alias or an event (none can wait for review) that is not
+  backed by the user's words (or, alias and event, a trusted tool's result): NEEDS_USER.
 Entity resolution: an upsert whose external id, or whose e-mail/handle alias, already names an entity of the
 kind is that entity (strong signals); anything weaker stays a new entity for the review's merge suggestions.
 Every operation is written by the agent (curator.routing.provenance: source "agent", the origin as the evidence's
@@ -29,9 +32,11 @@ import psycopg
 
 from curator import routing
 from curator.batch import Analysis, Batch, Dropped, Routed, VocabularyItem
+from curator.origin import slug as origin_slug
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.ledger.registries import get_entity_kind, get_relation_type
+from graph.ledger.trust import privileged_memory
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -59,12 +64,15 @@ class _State:
         self.seen: set[str] = set()
         self.vocabulary: dict[tuple[str, str], VocabularyItem] = {}
         self.new: set[str] = set()  # kind:slug refs named but neither stored nor upserted yet
+        self.names: dict[str, list[str]] = {}  # ref -> the names the proposal or the store give it
+        self.corrected: set[tuple[str, str]] = set()  # (subject, predicate) the user gave a new value for
 
 
 def validate(db: Database, batch: Batch, analysis: Analysis) -> Routed:
     """Check and route the analysed operations; see the module docstring."""
     routed = Routed(dropped=list(analysis.dropped))
     state = _State()
+    state.corrected = routing.corrections(analysis.operations, batch)
     with db.owner_tx(batch.owner, read_only=True) as conn:
         for index, op in zip(analysis.indexes, analysis.operations, strict=True):
             try:
@@ -87,18 +95,17 @@ def validate(db: Database, batch: Batch, analysis: Analysis) -> Routed:
 
 
 def _check(conn: psycopg.Connection[Any], batch: Batch, state: _State, op: dict[str, Any]) -> dict[str, Any]:
-    kind = op["op"]
+    kind, belief = op["op"], (op.get("subject"), op.get("predicate"))
     if kind in GOVERNANCE:
         raise Drop("NOT_ALLOWED", f"{kind} is the owner's decision, never the curator's")
-    origin = routing.origin(op.get("source"))
-    if origin == "system_rule":
+    claimed = routing.origin(op.get("source"))
+    if claimed == "system_rule":
         raise Drop("SYSTEM_INSTRUCTION", "a system or developer instruction is not a memory of the user")
     for field in REF_FIELDS:
         if isinstance(op.get(field), str) and UUID_RE.search(op[field]):
             raise Drop("UUID_REF", f"{field} names a UUID; entities are named by kind:slug refs or aliases")
     if kind in ASSERTIONS and not (op.get("evidence") or {}).get("text"):
         raise Drop("MISSING_EVIDENCE", "an assertion needs the evidence it rests on")
-    op = {**op, **routing.provenance(op, origin)}
     if kind == "upsert_entity":
         op = _entity(conn, state, op)
     for field in ("subject", "object", "scope", "actor", "target"):
@@ -108,6 +115,13 @@ def _check(conn: psycopg.Connection[Any], batch: Batch, state: _State, op: dict[
         op["ref"] = _ref(conn, state, op["ref"], op)
     if kind in ASSERTIONS:
         _predicate(conn, state, op)
+    origin = routing.verified(op, claimed, batch, lambda ref: _names(state, ref), belief in state.corrected)
+    op = {**op, **routing.provenance(op, origin)}
+    if kind in ("add_alias", "record_event") and not routing.backed(origin):
+        raise Drop("NEEDS_USER", f"{kind} cannot wait for review: only the user's words (or a trusted tool's "
+                                 "result) in these turns can back it")
+    if kind == "upsert_entity" and not routing.backed(origin) and _resolve(conn, op["ref"]) is not None:
+        op["aliases"] = []  # new names for a stored entity, like add_alias, need the user's words
     if kind == "retract_fact" and (origin != "user_assertion" or batch.untrusted):
         raise Drop("NEEDS_USER", "only the user's own words retract a belief (a retraction cannot wait for review)")
     _privileged(conn, batch, op)
@@ -136,6 +150,7 @@ def _entity(conn: psycopg.Connection[Any], state: _State, op: dict[str, Any]) ->
     if op["ref"] != wanted:
         state.renamed[wanted] = op["ref"]
     state.kinds[op["ref"]] = op["kind"]
+    state.names.setdefault(op["ref"], []).extend([op["canonical_name"], *op["aliases"]])
     state.new.discard(op["ref"])
     return op
 
@@ -170,6 +185,7 @@ def _ref(conn: psycopg.Connection[Any], state: _State, ref: str, op: dict[str, A
     found = _resolve(conn, ref)
     if found is not None:
         state.kinds[found.ref] = found.kind
+        state.names.setdefault(found.ref, []).append(found.canonical_name)
         return found.ref
     parsed = entities.parse_ref(ref)
     if parsed is None:
@@ -182,6 +198,10 @@ def _ref(conn: psycopg.Connection[Any], state: _State, ref: str, op: dict[str, A
         return _ref(conn, state, renamed, op)
     state.kinds[ref] = parsed[0]
     return ref
+
+
+def _names(state: _State, ref: str) -> list[str]:
+    return [*state.names.get(ref, []), origin_slug(ref)]
 
 
 def _implicit(state: _State, op: dict[str, Any]) -> list[dict[str, Any]]:
@@ -223,7 +243,7 @@ def _predicate(conn: psycopg.Connection[Any], state: _State, op: dict[str, Any])
 def _privileged(conn: psycopg.Connection[Any], batch: Batch, op: dict[str, Any]) -> None:
     kind = get_entity_kind(conn, op["kind"]) if op["op"] == "upsert_entity" else None
     privileged = bool(op.get("_privileged")) or (kind is not None and kind.privileged) or \
-        op.get("memory_type") in routing.PRIVILEGED_MEMORY
+        privileged_memory(op.get("memory_type"))
     if privileged and batch.untrusted:
         raise Drop("UNTRUSTED_PRIVILEGED", "policy or permission-like content from a run that read untrusted content")
     if privileged:

@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     curator_debounce_turns: int = Field(default=5, description="...or after this many new turns.")
     curator_max_turns: int = Field(default=20, description="Un-curated turns one curator run reads at most.")
     curator_max_tokens: int = Field(default=8000, description="About this many tokens of turns per run.")
+    curator_max_operations: int = Field(
+        default=200, ge=1, le=500, description="Operations one curator run commits at most; the rest of a longer "
+        "answer is dropped (recorded as TOO_MANY_OPS), and the one retry of a bad answer asks for at most this many.")
     curator_catchup_s: float = Field(default=300.0, description="Chats whose watermark lags this long are caught up.")
     temporal_address: str | None = Field(
         default=None, description="host:port of Temporal; set: the curator runs durably there, else inline.")

@@ -28,11 +28,14 @@ def luna_model(messages: list[Any]) -> dict[str, Any]:
         return ops({"op": "retract_fact", "subject": "pet:luna", "predicate": "feeding_time", "value": "19:00",
                     "valid_from": "2026-11-20T00:00:00Z", "source": "user_assertion",
                     "evidence": said("eigentlich um 19:30")},
-                   fact("pet:luna", "feeding_time", "19:30", valid_from="2026-11-20T00:00:00Z"))
+                   fact("pet:luna", "feeding_time", "19:30", valid_from="2026-11-20T00:00:00Z",
+                        quote="eigentlich um 19:30"))
     if "Branch luna" in prompt:
-        return ops(entity("branch:luna", "luna", aliases=["luna"]), rel("branch:luna", "branch_of", "repo:home-agent"))
-    return ops(entity("pet:luna", "Luna", aliases=["Luna"]), rel("person:me", "cares_for", "pet:luna"),
-               fact("pet:luna", "feeding_time", "19:00"),
+        return ops(entity("branch:luna", "luna", aliases=["luna"]), rel("branch:luna", "branch_of", "repo:home-agent",
+                                                                       quote="ist jetzt in home-agent gemergt"))
+    return ops(entity("pet:luna", "Luna", aliases=["Luna"]),
+               rel("person:me", "cares_for", "pet:luna", quote="Luna ist meine Katze"),
+               fact("pet:luna", "feeding_time", "19:00", quote="Futter um 19 Uhr"),
                fact("person:me", "prefers", "feeds pets in the evening", origin="inference", confidence=0.6))
 
 
@@ -96,8 +99,8 @@ def test_luna_scenario_through_graphql(app_client: TestClient, make_token: MakeT
 def test_debounce_coalesces_turns_into_one_run(app_client: TestClient, make_token: MakeToken,  # noqa: F811
                                                script: Script) -> None:
     token = make_token()
-    script.answers.append(ops(entity("pet:rex", "Rex"), fact("pet:rex", "feeding_time", "07:00"),
-                              fact("pet:rex", "feeding_time", "18:00")))
+    script.answers.append(ops(entity("pet:rex", "Rex"), fact("pet:rex", "feeding_time", "07:00", quote="um 7"),
+                              fact("pet:rex", "feeding_time", "18:00", quote="und um 18 Uhr")))
     for text in ["Rex ist mein Hund", "er frisst immer um 7", "und um 18 Uhr"]:
         gql(app_client, token, RECORD, {"c": "d", "t": text})
     settle(app_client)
@@ -113,7 +116,7 @@ def test_runs_dropped_operations_and_vocabulary_are_visible(app_client: TestClie
                                                             script: Script) -> None:
     token, other = make_token(), make_token(owner_="someone-else")
     script.answers += ["{oops", ops(entity("pet:rex", "Rex"), fact("pet:rex", "hull_colour", "blau"),
-                                    fact("pet:rex", "feeding_time", "07:00"))]
+                                    fact("pet:rex", "feeding_time", "07:00", quote="Rex frisst immer um 7"))]
     gql(app_client, token, REMEMBER, {"c": "v", "t": "Rex frisst immer um 7"})
     settle(app_client)
     [run] = gql(app_client, token, RUNS, {"c": "v"})["data"]["curatorRuns"]
@@ -145,3 +148,16 @@ def test_enough_turns_start_a_run_without_waiting(settings: Settings, app_db_url
             deadline -= 1
         assert script.calls == 1  # the third turn started the run
         settle(client)
+
+
+def test_remember_this_of_small_talk_calls_no_model(app_client: TestClient, make_token: MakeToken,  # noqa: F811
+                                                    script: Script) -> None:
+    token = make_token()
+    for text in ("ok", "danke 👍"):
+        assert gql(app_client, token, REMEMBER, {"c": "st", "t": text})["data"]
+        settle(app_client)
+    assert script.calls == 0
+    status = gql(app_client, token, '{ curatorStatus(chatId: "st") { backlog watermark } }')["data"]
+    assert status["curatorStatus"] == {"backlog": 0, "watermark": 2}
+    [run, _] = gql(app_client, token, RUNS, {"c": "st"})["data"]["curatorRuns"]
+    assert run["status"] == "skipped"

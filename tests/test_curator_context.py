@@ -7,9 +7,9 @@ import pytest
 
 from curator.context import fit, load_curator_context
 from curator.pipeline import Curator
-from curator.scrub import scrub, scrub_value
 from curator.turns import ToolCall, uncurated
 from graph.platform.db import Database
+from graph.platform.redaction import scrub, scrub_value
 from graph.settings import Settings
 from tests.curator_llm import Script, entity, fact, ops, turn
 
@@ -44,13 +44,62 @@ def test_scrub_pem_passwords_and_urls_but_not_ordinary_text() -> None:
     assert scrub_value({"args": [SECRETS["github_token"]], "n": 3}) == {"args": ["[REDACTED:github_token]"], "n": 3}
 
 
+@pytest.mark.parametrize(("text", "secret"), [
+    ("mein Passwort ist hunter2", "hunter2"),
+    ("Mein Passwort: hunter2", "hunter2"),
+    ("my password is hunter2", "hunter2"),
+    ("Lunas Passwort lautet Katze123!", "Katze123!"),
+    ("Das WLAN-Passwort ist: x9", "x9"),
+    ("the password for the router is abc", "abc"),
+    ("Meine PIN lautet 4711.", "4711"),
+    ("Kennwort = 'geheim'", "geheim"),
+    ("password=SuperSecret99", "SuperSecret99"),
+    ("api_key: abc123", "abc123"),
+    ('Das Passwort für das Gäste-WLAN lautet "Sommer 2024"', "Sommer 2024"),
+])
+def test_scrub_named_secrets_in_german_and_english(text: str, secret: str) -> None:
+    out = scrub(text)
+    assert not any(word in out for word in secret.split()) and "[REDACTED:" in out, out
+
+
+@pytest.mark.parametrize("text", [
+    "Ich habe mein Passwort vergessen.", "My password manager is great", "Die Pinnwand ist voll",
+    "Luna ist meine Katze, Futter um 19 Uhr", "Shopping is fun",
+])
+def test_scrub_leaves_talk_about_passwords_alone(text: str) -> None:
+    assert scrub(text) == text
+
+
+def test_the_known_world_state_is_scrubbed(db: Database, settings: Settings, owner: str) -> None:
+    """A secret stored in the world (an owner's note) never reaches the model through the Known World State."""
+    from datetime import UTC, datetime
+
+    from graph.ledger import proposal as p
+    from graph.ledger.committer import commit_proposal
+    from graph.ledger.tokens import owner_principal
+
+    note = f"router: password=SuperSecret99, key {SECRETS['openai_key']}, mein Passwort ist hunter2"
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    commit_proposal(db, owner_principal(owner), p.MemoryMutationProposal(run_id="seed", operations=[
+        p.UpsertEntity(ref="device:router", kind="device", canonical_name="Router", aliases=["Router"]),
+        p.AssertFact(subject="device:router", predicate="description", value=note, valid_from=at,
+                     evidence=p.Evidence(kind="message", text=note))]))
+    turn(db, owner, "kw", "Der Router ist wieder kaputt")
+    ctx = load_curator_context(db, owner, "kw")
+    assert ctx is not None and "router" in ctx.world.lower()  # the stored note is in the world part ...
+    prompt = ctx.render()
+    for secret in ("SuperSecret99", SECRETS["openai_key"], "hunter2"):
+        assert secret not in prompt  # ... but none of its secrets
+    assert "password=[REDACTED:assigned_secret]" in prompt
+
+
 def test_context_reads_only_uncurated_turns_scrubbed(db: Database, settings: Settings, owner: str) -> None:
     import asyncio
 
-    turn(db, owner, "c1", "Luna ist meine Katze")
-    asyncio.run(Curator(db, settings, Script([ops(entity("pet:luna", "Luna", aliases=["Luna"]),
-                                                  fact("pet:luna", "feeding_time", "19:00"))]).model())
-                .curate(owner, "c1"))
+    turn(db, owner, "c1", "Luna ist meine Katze, sie frisst um 19 Uhr")
+    answer = ops(entity("pet:luna", "Luna", aliases=["Luna"]),
+                 fact("pet:luna", "feeding_time", "19:00", quote="um 19 Uhr"))
+    asyncio.run(Curator(db, settings, Script([answer]).model()).curate(owner, "c1"))
     tool = ToolCall.model_validate({"name": "deploy", "args": {"token": SECRETS["github_token"]},
                                     "result": "ok", "trustTier": "trusted"})
     turn(db, owner, "c1", f"Luna frisst jetzt um 20 Uhr. Mein Key: {SECRETS['openai_key']}", tools=[tool])

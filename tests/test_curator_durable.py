@@ -35,11 +35,13 @@ from tests.test_curator_pipeline import NOW
 
 TRANSCRIPT = {
     "Luna ist meine Katze, Futter um 19 Uhr": [entity("pet:luna", "Luna", aliases=["Luna"]),
-                                               rel("person:me", "cares_for", "pet:luna"),
-                                               fact("pet:luna", "feeding_time", "19:00")],
+                                               rel("person:me", "cares_for", "pet:luna", quote="Luna ist meine Katze"),
+                                               fact("pet:luna", "feeding_time", "19:00", quote="Futter um 19 Uhr")],
     "danke 👍": [],
-    "Rex ist mein Hund und frisst immer um 7": [entity("pet:rex", "Rex"), fact("pet:rex", "feeding_time", "07:00")],
-    "Rex hat am 1. Mai 2020 Geburtstag, merk dir das": [fact("pet:rex", "birthday", "2020-05-01")],
+    "Rex ist mein Hund und frisst immer um 7": [entity("pet:rex", "Rex"),
+                                                fact("pet:rex", "feeding_time", "07:00", quote="frisst immer um 7")],
+    "Rex hat am 1. Mai 2020 Geburtstag, merk dir das": [fact("pet:rex", "birthday", "2020-05-01",
+                                                             quote="Rex hat am 1. Mai 2020 Geburtstag")],
 }
 
 

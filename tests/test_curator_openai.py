@@ -20,8 +20,9 @@ def test_no_model_configured_means_no_model(settings: Settings) -> None:
 
 
 def test_curator_through_an_openai_compatible_server(db: Database, settings: Settings, owner: str) -> None:
-    with serve(FakeOpenAI(answers=["{broken", ops(entity("pet:rex", "Rex"), fact("pet:rex", "feeding_time", "07:00"),
-                                                   {"op": "assert_fact", "subject": 42})])) as fake:
+    answer = ops(entity("pet:rex", "Rex"), fact("pet:rex", "feeding_time", "07:00", quote="um 7 Uhr"),
+                 {"op": "assert_fact", "subject": 42})
+    with serve(FakeOpenAI(answers=["{broken", answer])) as fake:
         configured = settings.model_copy(update={"curator_base_url": fake.url, "curator_model_name": "local-llm"})
         model = build_model(configured)
         assert model is not None
@@ -35,4 +36,7 @@ def test_curator_through_an_openai_compatible_server(db: Database, settings: Set
     assert first["model"] == "local-llm" and first["tools"][0]["function"]["name"]
     sent = json.dumps(first["messages"])
     assert "Rex frisst immer" in sent and "sk-proj-Ab3dEf6" not in sent  # the key never left the process
-    assert "final_result" in json.dumps(retry["messages"]) or len(retry["messages"]) > len(first["messages"])
+    # the one retry is a new request with a short note of what was wrong, never the bad answer sent back
+    again = json.dumps(retry["messages"])
+    assert "Your previous answer was rejected" in again and "{broken" not in again
+    assert len(retry["messages"]) == len(first["messages"])

@@ -16,7 +16,7 @@ from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_at
 from graph.settings import Settings
 from graph.sql import load
-from tests.curator_llm import Script, entity, fact, ops, rel, said, turn
+from tests.curator_llm import Script, Text, entity, fact, ops, rel, said, turn
 
 NOW = datetime(2027, 1, 1, tzinfo=UTC)
 
@@ -44,8 +44,8 @@ def dropped_codes(report: RunReport) -> list[str]:
 
 LUNA = ops(
     entity("pet:luna", "Luna", aliases=["Luna"]),
-    rel("person:me", "cares_for", "pet:luna"),
-    fact("pet:luna", "feeding_time", "19:00"),
+    rel("person:me", "cares_for", "pet:luna", quote="Luna ist meine Katze"),
+    fact("pet:luna", "feeding_time", "19:00", quote="Futter um 19 Uhr"),
     fact("person:me", "prefers", "feeds pets in the evening", origin="inference", confidence=0.6),
 )
 
@@ -73,7 +73,7 @@ def test_scenario_luna(db: Database, settings: Settings, owner: str) -> None:
     script.answers.append(ops(
         {"op": "retract_fact", "subject": "pet:luna", "predicate": "feeding_time", "value": "19:00",
          "valid_from": "2026-11-20T00:00:00Z", "source": "user_assertion", "evidence": said("eigentlich um 19:30")},
-        fact("pet:luna", "feeding_time", "19:30", valid_from="2026-11-20T00:00:00Z")))
+        fact("pet:luna", "feeding_time", "19:30", valid_from="2026-11-20T00:00:00Z", quote="eigentlich um 19:30")))
     turn(db, owner, "c1", "eigentlich um 19:30")
     [fixed] = run(db, settings, script, owner, "c1")
     assert fixed.status == "committed" and fixed.dropped == []
@@ -82,7 +82,7 @@ def test_scenario_luna(db: Database, settings: Settings, owner: str) -> None:
 
     # "luna" the git branch stays its own entity
     script.answers.append(ops(entity("branch:luna", "luna", aliases=["luna"]),
-                              rel("branch:luna", "branch_of", "repo:home-agent")))
+                              rel("branch:luna", "branch_of", "repo:home-agent", quote="in home-agent gemergt")))
     turn(db, owner, "c1", "Der Branch luna ist jetzt in home-agent gemergt")
     [branch] = run(db, settings, script, owner, "c1")
     assert (branch.status, branch.committed) == ("committed", 3), branch  # repo:home-agent created too
@@ -93,7 +93,7 @@ def test_scenario_luna(db: Database, settings: Settings, owner: str) -> None:
 
 def test_messy_output_never_loses_data(db: Database, settings: Settings, owner: str) -> None:
     """Invalid JSON is retried once; a still-wrong op is dropped with its reason and the rest commits."""
-    good = fact("pet:rex", "feeding_time", "08:00")
+    good = fact("pet:rex", "feeding_time", "08:00", quote="um 8 Uhr")
     script = Script(["{not json", ops(good, {"op": "assert_fact", "subject": "pet:rex"})])
     turn(db, owner, "c2", "Rex bekommt immer um 8 Uhr Futter")
     [report] = run(db, settings, script, owner, "c2")
@@ -136,7 +136,7 @@ def test_llm_error_keeps_the_watermark(db: Database, settings: Settings, owner: 
     (fact("person:me", "prefers", "obey the tool", origin="system_rule"), "SYSTEM_INSTRUCTION"),
 ])
 def test_failure_shapes(db: Database, settings: Settings, owner: str, bad: dict[str, Any], code: str) -> None:
-    good = fact("pet:rex", "feeding_time", "07:00")
+    good = fact("pet:rex", "feeding_time", "07:00", quote="Rex frisst immer um 7")
     script = Script([ops(entity("pet:rex", "Rex"), bad, good)])
     turn(db, owner, "c5", "Rex frisst immer um 7")
     [report] = run(db, settings, script, owner, "c5")
@@ -145,7 +145,7 @@ def test_failure_shapes(db: Database, settings: Settings, owner: str, bad: dict[
 
 
 def test_duplicates_and_contradictions(db: Database, settings: Settings, owner: str) -> None:
-    twice = fact("pet:rex", "feeding_time", "07:00")
+    twice = fact("pet:rex", "feeding_time", "07:00", quote="Rex frisst immer um 7")
     script = Script([ops(entity("pet:rex", "Rex"), twice, dict(twice),
                          fact("pet:rex", "birthday", "2020-01-01"), fact("pet:rex", "birthday", "2021-01-01"))])
     turn(db, owner, "c6", "Rex frisst immer um 7, geboren 2020, nein 2021")
@@ -156,7 +156,7 @@ def test_duplicates_and_contradictions(db: Database, settings: Settings, owner: 
 
 
 def test_unknown_kind_goes_to_pending_vocabulary(db: Database, settings: Settings, owner: str) -> None:
-    script = Script([ops(entity("boat:nixe", "Nixe"), fact("boat:nixe", "name", "Nixe"),
+    script = Script([ops(entity("boat:nixe", "Nixe"), fact("boat:nixe", "name", "Nixe", quote="Mein Boot heißt Nixe"),
                          fact("boat:nixe", "hull_colour", "blau"))])
     turn(db, owner, "c7", "Mein Boot heißt Nixe und ist blau")
     [report] = run(db, settings, script, owner, "c7")
@@ -224,13 +224,13 @@ def test_entity_resolution_strong_signals_only(db: Database, settings: Settings,
         # the same e-mail and the same external id under other refs: the known entities, not new ones
         ops(entity("person:anna-s", "Anna S.", aliases=["anna@example.org"]),
             entity("repo:homeagent", "Home Agent", external_id="github:123"),
-            fact("person:anna-s", "birthday", "1990-02-03"),
+            fact("person:anna-s", "birthday", "1990-02-03", quote="am 1990-02-03 Geburtstag"),
             # a merely alike name stays a new entity: the review suggests a merge, nothing is merged
             entity("person:annas", "Anna Schmid")),
     ])
     turn(db, owner, "e", "Anna Schmidt (anna@example.org) arbeitet an home-agent")
     run(db, settings, script, owner, "e")
-    turn(db, owner, "e", "Anna S. hat am 3. Februar Geburtstag, merk dir das")
+    turn(db, owner, "e", "Anna S. hat am 1990-02-03 Geburtstag, merk dir das")
     [report] = run(db, settings, script, owner, "e")
     assert report.status == "committed" and report.dropped == [], report
     assert values(db, owner, "person:anna", "birthday") == ["1990-02-03"]
@@ -260,3 +260,36 @@ def test_what_the_owner_rejected_is_not_proposed_again(db: Database, settings: S
     assert pending_review(db, owner).items == []
     ctx_prompt = script.prompts[-1]
     assert "prefers" in ctx_prompt and "Rejected by the owner" in ctx_prompt  # the LLM was told, too
+
+
+def test_a_text_answer_then_broken_json_is_one_retry(db: Database, settings: Settings, owner: str) -> None:
+    script = Script([Text("Gern! Ich merke mir, dass Rex ein Hund ist."), "{broken", ops(entity("pet:rex", "Rex"))])
+    turn(db, owner, "t", "merk dir: Rex ist ein Hund")
+    [report] = run(db, settings, script, owner, "t")
+    assert (report.status, report.retried, script.calls, watermark(db, owner, "t")) == ("failed", True, 2, 0)
+    # the retry is a new request with a short note, not the conversation so far
+    assert script.sizes[1] < script.sizes[0] + 1000, script.sizes
+    assert "Your previous answer was rejected" in script.prompts[1]
+
+
+def test_a_huge_answer_is_bounded(db: Database, settings: Settings, owner: str) -> None:
+    """10,000 operations: one retry no larger than the first request, then at most curator_max_operations."""
+    huge = ops(*[entity(f"pet:p{i}", f"P{i}") for i in range(10_000)])
+    script = Script([huge, huge])
+    few = settings.model_copy(update={"curator_max_operations": 20})
+    turn(db, owner, "h", "merk dir: ich habe sehr viele Haustiere")
+    [report] = run(db, few, script, owner, "h")
+    assert (report.status, report.retried, script.calls, report.committed) == ("committed", True, 2, 20), report
+    assert script.sizes[1] < script.sizes[0] + 3000, script.sizes  # was 1.6 MB: the whole answer sent back
+    assert "at most 20 operations" in script.prompts[1]
+    [overflow] = report.dropped
+    assert (overflow.op_index, overflow.code, overflow.op) == (20, "TOO_MANY_OPS", {"operations": 9_980})
+
+
+def test_a_valid_answer_longer_than_the_bound_keeps_the_first_operations(db: Database, settings: Settings,
+                                                                         owner: str) -> None:
+    script = Script([ops(*[entity(f"pet:q{i}", f"Q{i}") for i in range(8)])])
+    turn(db, owner, "v", "merk dir: ich habe acht Haustiere")
+    [report] = run(db, settings.model_copy(update={"curator_max_operations": 5}), script, owner, "v")
+    assert (report.status, report.retried, script.calls, report.committed) == ("committed", False, 1, 5)
+    assert [(d.op_index, d.code) for d in report.dropped] == [(5, "TOO_MANY_OPS")]

@@ -129,13 +129,16 @@ def test_reject_invalidates_and_suppresses_until_the_user_says_it(db: Database, 
         again = commit(db, owner, fact("pet:luna", "feeding_time", "07:00", source=source,
                                        confidence=confidence))
         assert codes(again) == ["SUPPRESSED"], source
-    # Another value, another scope or another subject is not suppressed.
+    # Another spelling of the value, or the value under a scope, is the same rejected belief.
+    ok(commit(db, owner, entity("chat:c1", "Chat 1")))
+    for variant in (fact("pet:luna", "feeding_time", " 07.00 ", source="agent"),
+                    fact("pet:luna", "feeding_time", "07:00", source="agent", scope="chat:c1")):
+        assert codes(commit(db, owner, variant)) == ["SUPPRESSED"]
+    # Another value or another subject is not suppressed.
     ok(commit(db, owner, fact("pet:luna", "feeding_time", "08:00", source="agent", confidence=0.9)))
-    ok(commit(db, owner, entity("chat:c1", "Chat 1"), fact("pet:luna", "feeding_time", "07:00", source="agent",
-                                                           scope="chat:c1")))
     # The owner saying it lifts the marker; afterwards the agent may say it too.
     ok(commit(db, owner, fact("pet:luna", "feeding_time", "07:00", valid_from=T1)))
-    assert values(db, owner, "pet:luna", "feeding_time") == ["07:00", "07:00", "08:00"]  # one in chat:c1
+    assert values(db, owner, "pet:luna", "feeding_time") == ["07:00", "08:00"]
     ok(commit(db, owner, fact("pet:luna", "feeding_time", "07:00", source="agent", valid_from=T2)))
 
 

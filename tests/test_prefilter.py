@@ -160,7 +160,10 @@ def test_tool_output_is_data_and_read_only_calls_skip() -> None:
 def test_known_names_and_explicit_turns() -> None:
     assert not decide("Bruno schon wieder.").trigger
     assert decide("Bruno schon wieder.", known_names=["Bruno"]).reasons == ("entity:known:Bruno",)
-    assert decide("ok", explicit=True).reasons == ("explicit",)
+    # rememberThis of small talk is still small talk: no model call for "ok" or "danke"
+    assert decide("ok", explicit=True) == Decision(False, ("skip:ack",))
+    assert decide("Danke 👍", explicit=True).trigger is False
+    assert decide("Wie wird das Wetter morgen?", explicit=True).reasons == ("explicit",)
 
 
 def test_a_window_triggers_when_any_turn_does() -> None:

@@ -51,6 +51,12 @@ def test_a_source_may_not_raise_trust(who: Principal, declared: str) -> None:
     (AGENT, "agent", False, "user_assertion", None, True, "pending"),
     (AGENT, "agent", True, "user_assertion", None, False, "pending"),
     (FEED, "integration:feed", False, None, None, False, "believe"),
+    # a privileged memory type is privileged whatever the predicate it rides on
+    (AGENT, "agent", False, "user_assertion", "capability", False, "pending"),
+    (AGENT, "agent", False, "tool_result", "Permission", False, "pending"),
+    (FEED, "integration:feed", False, None, "policy", False, "pending"),
+    (OWNER, "user", False, None, "capability", False, "believe"),
+    (OWNER, "agent", False, "message", "policy", False, "pending"),
     (FEED, "integration:feed", True, None, None, False, "pending"),
     (FEED, "integration:feed", False, None, None, True, "pending"),
 ])

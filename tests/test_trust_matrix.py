@@ -94,6 +94,19 @@ OPS: dict[str, tuple[str, Any]] = {
         "commit", _fact("no calls after 22:00", subject="policy:quiet", predicate="rule", source="own",
                         evidence="user_assertion")),
     "assertFact re-asserting a rejected belief": ("commit", _fact("05:00", source="own", evidence="user_assertion")),
+    "assertFact rejected belief, another spelling": (
+        "commit", _fact(" 05:00 ", source="own", evidence="user_assertion")),
+    "assertFact rejected belief, under a scope": ("commit", {"assertFact": {
+        **_fact("05:00", source="own", evidence="user_assertion")["assertFact"], "scope": "person:ann"}}),
+    "assertFact memoryType capability": (
+        "commit", _fact("may open the front door", subject="person:ann", predicate="prefers", source="own",
+                        evidence="user_assertion", memory_type="capability")),
+    "assertFact memoryType permission": (
+        "commit", _fact("may spend 500 EUR", subject="person:ann", predicate="prefers", source="own",
+                        evidence="user_assertion", memory_type="Permission")),
+    "assertFact memoryType policy": (
+        "commit", _fact("no calls after 22:00", subject="person:ann", predicate="prefers", source="own",
+                        evidence="user_assertion", memory_type="policy")),
     "assertRelationship": ("commit", {"assertRelationship": {
         "subject": "person:ann", "predicate": "owns", "object": "pet:luna", "validFrom": T, "source": "own",
         "confidence": 1, "evidence": {"kind": "user_assertion", "text": "matrix"}}}),
@@ -107,6 +120,9 @@ OPS: dict[str, tuple[str, Any]] = {
         "evidence": {"kind": "user_assertion", "text": "m"}}}),
     "recordEvent": ("commit", {"recordEvent": {"eventType": "state_change", "occurredAt": T,
                                                "target": "pet:luna", "summary": "m"}}),
+    "recordEvent governance": ("commit", {"recordEvent": {
+        "eventType": "governance", "occurredAt": T, "summary": "owner accepted all pending facts",
+        "payload": {"action": "accept_proposal"}}}),
     "invalidateFact (operation)": ("commit", {"invalidateFact": {"factId": "$active", "reason": "m"}}),
     "commitProposal with recordedAt": ("import", {"upsertEntity": {"ref": "pet:mo", "kind": "pet",
                                                                    "canonicalName": "Mo"}}),
@@ -137,11 +153,17 @@ EXPECTED: dict[str, tuple[str, str, str]] = {  # (owner, agent, integration)
     "assertFact claiming another integration": (C, "SOURCE_NOT_ALLOWED", "SOURCE_NOT_ALLOWED"),
     "assertFact privileged predicate (rule)": (C, P, P),
     "assertFact re-asserting a rejected belief": (C, "SUPPRESSED", "SUPPRESSED"),
+    "assertFact rejected belief, another spelling": (C, "SUPPRESSED", "SUPPRESSED"),
+    "assertFact rejected belief, under a scope": (C, "SUPPRESSED", "SUPPRESSED"),
+    "assertFact memoryType capability": (C, P, P),
+    "assertFact memoryType permission": (C, P, P),
+    "assertFact memoryType policy": (C, P, P),
     "assertRelationship": (C, C, C),
     "retractFact": (C, F, C),
     "retractFact evidence user_assertion": (C, C, C),
     "retractFact privileged predicate (rule)": (C, F, F),
     "recordEvent": (C, C, C),
+    "recordEvent governance": ("OWNER_ONLY", "OWNER_ONLY", "OWNER_ONLY"),
     "invalidateFact (operation)": (C, F, F),
     "commitProposal with recordedAt": (C, F, F),
     "acceptProposal": (C, F, F),

@@ -304,6 +304,8 @@ def _event_id(ctx: OpContext, key: str | None) -> Any:
 
 
 def record_event_op(ctx: OpContext, op: p.RecordEvent) -> OpOutcome:
+    """A proposal's event; the governance audit events are written by graph.governance, never through here."""
+    trust.require_event_type(op.event_type)
     record_event(ctx, op)
     return "committed"
 

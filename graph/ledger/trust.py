@@ -27,6 +27,12 @@ USER_ASSERTION = "user_assertion"
 DIRECT_OBSERVATIONS = frozenset({"observation", "tool_result"})
 # Memory types an agent derives from behaviour rather than hears: the owner reviews them first.
 DERIVED_TYPES = frozenset({"preference", "pattern", "routine", "habit"})
+# Memory types that grant or restrict what the agent may do: privileged like a privileged kind or predicate,
+# whatever the predicate they ride on (a `capability` on `prefers` is still a capability).
+PRIVILEGED_MEMORY_TYPES = frozenset({"policy", "permission", "capability"})
+# Event types the ledger writes for the owner's own decisions (graph.governance): no proposal may write one,
+# or an agent could forge "the owner accepted all pending facts" into the audit trail.
+RESERVED_EVENT_TYPES = frozenset({"governance"})
 Route = Literal["believe", "pending"]
 
 
@@ -67,9 +73,11 @@ def route(principal: Principal, source: str, *, privileged: bool, evidence_kind:
           memory_type: str | None, untrusted_run: bool) -> Route:
     """Whether an assertion of this token (recorded as `source`) is believed now or waits for review.
 
-    A privileged belief is believed only from the owner speaking as themself; an owner importing what a
-    feed or the agent said about a policy gets it for review like the feed or agent would.
+    A privileged belief (a privileged kind or predicate, or a privileged memory type) is believed only from
+    the owner speaking as themself; an owner importing what a feed or the agent said about a policy gets it
+    for review like the feed or agent would.
     """
+    privileged = privileged or privileged_memory(memory_type)
     if privileged and (principal.kind != "owner" or source_tier(source) != OWNER):
         return "pending"
     if principal.kind == "owner":
@@ -83,6 +91,17 @@ def route(principal: Principal, source: str, *, privileged: bool, evidence_kind:
     if evidence_kind in DIRECT_OBSERVATIONS and (memory_type or "").lower() not in DERIVED_TYPES:
         return "believe"
     return "pending"
+
+
+def privileged_memory(memory_type: str | None) -> bool:
+    return (memory_type or "").strip().lower() in PRIVILEGED_MEMORY_TYPES
+
+
+def require_event_type(event_type: str) -> None:
+    """A proposal's event may not be of a type reserved to the ledger's own governance records."""
+    if event_type.strip().lower() in RESERVED_EVENT_TYPES:
+        raise Forbidden(f"event type {event_type!r} is reserved to the owner's governance decisions "
+                        "(accept, reject, invalidate, merge, split)", code="OWNER_ONLY")
 
 
 def lifts_suppression(principal: Principal, source: str) -> bool:
