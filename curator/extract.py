@@ -20,6 +20,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCall
 from pydantic_ai.models import Model, infer_model
 
 from curator.batch import Analysis, Batch, Dropped
+from curator.model_errors import classify
 from curator.prompt import SYSTEM_PROMPT
 from graph.ledger.proposal import MemoryMutationProposal, Operation
 from graph.ledger.registries import describe
@@ -81,11 +82,10 @@ async def analyse(batch: Batch, model: Model, timeout_s: float) -> Analysis:
         try:
             result = await agent(model).run(batch.prompt, timeout=timeout_s)
         except UnexpectedModelBehavior as exc:
-            return salvage(messages, label, str(exc))
-        except (AgentRunError, TimeoutError) as exc:
+            return salvage(messages, label, classify(exc).text())
+        except (AgentRunError, TimeoutError) as exc:  # the provider's text is never kept (curator.model_errors)
             log.warning("curator run %s failed: %s", batch.run_id, type(exc).__name__)
-            return Analysis(error=f"{type(exc).__name__}: {_first_line(exc)}", model=label,
-                            retried=_retried(messages))
+            return Analysis(error=classify(exc).text(), model=label, retried=_retried(messages))
     usage = result.usage
     ops = result.output.operations[:MAX_OPS]
     return Analysis(operations=[op.model_dump(mode="json") for op in ops], indexes=list(range(len(ops))),
@@ -99,7 +99,7 @@ def salvage(messages: list[ModelMessage], label: str, why: str) -> Analysis:
     raw = _last_answer(messages)
     analysis = Analysis(model=label, retried=True, input_tokens=tokens_in, output_tokens=tokens_out)
     if not isinstance(raw, dict) or not isinstance(raw.get("operations"), list):
-        analysis.error = f"no usable proposal after a retry ({why})"
+        analysis.error = why
         return analysis
     for index, item in enumerate(raw["operations"][:MAX_OPS]):
         try:
@@ -145,7 +145,3 @@ def _tokens(messages: list[ModelMessage]) -> tuple[int, int]:
     responses = [m for m in messages if isinstance(m, ModelResponse)]
     return (sum(m.usage.input_tokens or 0 for m in responses), sum(m.usage.output_tokens or 0 for m in responses))
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:300] if text else ""

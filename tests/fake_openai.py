@@ -13,6 +13,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """An answer that is an HTTP error: `status` with `body` as JSON (a provider refusing the request)."""
+
+    status: int
+    body: dict[str, Any]
+
+
 @dataclass
 class FakeOpenAI:
     """Answers (dicts become the output tool's arguments) in order, then empty proposals; `delays` in seconds
@@ -24,11 +32,13 @@ class FakeOpenAI:
     url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+    def respond(self, body: dict[str, Any]) -> dict[str, Any] | Refusal:
         with self._lock:
             self.requests.append(body)
             n = len(self.requests)
             answer = self.answers.pop(0) if self.answers else {"operations": []}
+        if isinstance(answer, Refusal):
+            return answer
         if callable(answer):
             answer = answer(json.dumps(body["messages"], ensure_ascii=False))
         time.sleep(self.delays.get(n, 0.0))
@@ -53,10 +63,12 @@ def serve(fake: FakeOpenAI) -> Iterator[FakeOpenAI]:
                 self.send_error(404)
                 return
             try:
-                data = json.dumps(fake.respond(body)).encode()
+                answer = fake.respond(body)
             except BrokenPipeError:
                 return
-            self.send_response(200)
+            status, payload = (answer.status, answer.body) if isinstance(answer, Refusal) else (200, answer)
+            data = json.dumps(payload).encode()
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
