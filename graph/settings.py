@@ -107,6 +107,9 @@ class Settings(BaseSettings):
     query_vectors: int = Field(
         default=512, ge=0, le=100_000, description="Query embeddings a server process remembers (the newest, by "
         "model and text), so a repeated search skips the model (0: none; graph/finder/query_vectors.py).")
+    metrics_token: str | None = Field(
+        default=None, description="Bearer token GET /metrics requires (its totals span every owner); unset: "
+        "only clients on this machine, not through a proxy, may read it (docs/operations-security.md).")
     token_cache_s: float = Field(
         default=2.0, ge=0, le=60, description="A verified token is trusted this long without asking the "
         "database again (0: every request asks), so a revoked token is refused at most this much later.")

@@ -10,10 +10,12 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI
 from fastapi.responses import Response
 from pydantic_ai.models import Model
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
+from graph.error_codes import ErrorCode
 from graph.finder import query_vectors
 from graph.finder.embedders import OfflineEmbedder, embedder_for
 from graph.finder.nudger import Nudger, sweep_interval
@@ -28,8 +30,9 @@ from resolvers.context import context_getter
 from resolvers.direct import DirectGraphQL, takes
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
 from resolvers.idle_spin import IdleSpin
+from resolvers.metrics_access import refusal
 from resolvers.request_guard import RequestGuard
-from resolvers.responses import respond
+from resolvers.responses import error_body, respond
 from resolvers.schema import schema
 from resolvers.sync_body import integration_allowance
 from resolvers.web import mount_explorer
@@ -84,7 +87,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     get_context = context_getter(database, settings)
     router = OfflineLiveRouter(schema, context_getter=get_context)
     app.include_router(router, prefix="/graphql")
-    app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/metrics", _metrics(settings.metrics_token), methods=["GET"], include_in_schema=False)
     mount_graphiql(app)  # GraphiQL's assets, before the explorer's mount at `/` could shadow them
     mount_explorer(app)  # last: it is mounted at `/` and would shadow any route added after it
     app.add_middleware(RequestGuard, body_timeout_s=settings.body_timeout_s)
@@ -131,10 +134,22 @@ class WorldmemApp(FastAPI):
         await super().__call__(scope, receive, send)
 
 
-def _metrics() -> Response:
-    """Prometheus metrics (aggregates only: no owner, chat or content), unauthenticated like any scrape."""
-    body, content_type = metrics.exposition()
-    return Response(content=body, media_type=content_type)
+def _metrics(metrics_token: str | None) -> Callable[[Request], Response]:
+    """Prometheus metrics (aggregates only: no owner, chat or content), for the scraper that may read them
+    (resolvers.metrics_access: the metrics token, or this machine when none is set)."""
+
+    def scrape(request: Request) -> Response:
+        refused = refusal(request, metrics_token)
+        if refused is not None:
+            status, reason = refused
+            headers = {"WWW-Authenticate": 'Bearer realm="metrics"'} if status == 401 else None
+            code = ErrorCode.UNAUTHENTICATED if status == 401 else ErrorCode.FORBIDDEN
+            return Response(error_body(reason, code), status_code=status, headers=headers,
+                            media_type="application/json")
+        body, content_type = metrics.exposition()
+        return Response(content=body, media_type=content_type)
+
+    return scrape
 
 
 class BodyLimit:
