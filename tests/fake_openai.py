@@ -29,6 +29,7 @@ class FakeOpenAI:
     answers: list[Any] = field(default_factory=list)
     delays: dict[int, float] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)  # each request's path: which base URL (which client) asked
     url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -59,6 +60,7 @@ def serve(fake: FakeOpenAI) -> Iterator[FakeOpenAI]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            fake.paths.append(self.path)
             if not self.path.endswith("/chat/completions"):
                 self.send_error(404)
                 return
