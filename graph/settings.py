@@ -88,6 +88,10 @@ class Settings(BaseSettings):
     max_query_aliases: int = Field(default=30, description="More aliases in one document are refused.")
     owner_db_share: int = Field(
         default=2, description="Database calls one owner may run at once (the rest of that owner's wait).")
+    owner_request_share: int = Field(
+        default=4, ge=0, le=1000, description="HTTP requests of one owner in progress at once in a server process "
+        "(the rest of that owner's wait their turn before any work; 0: no bound): one owner's flood leaves "
+        "another owner's requests at most this many in their way (resolvers/admission.py).")
     request_db_budget_s: float = Field(
         default=10.0, description="Database time (including waiting for it) one GraphQL request may use.")
     embedding_provider: Literal["offline", "openai", "none"] = Field(

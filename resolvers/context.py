@@ -86,13 +86,14 @@ def bearer_token(header: str | None) -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
-def context_getter(database: Database, settings: Settings) -> Callable[[HTTPConnection], Awaitable[Context]]:
+def context_getter(database: Database, settings: Settings,
+                   tokens: TokenCache | None = None) -> Callable[[HTTPConnection], Awaitable[Context]]:
     """The FastAPI dependency that builds each request's Context (HTTP request or WebSocket).
 
     A token verified within `token_cache_s` is answered on the event loop from the cache
     (graph.ledger.token_cache); any other is looked up in a worker thread."""
     gates = OwnerGates(settings.owner_db_share)
-    tokens = TokenCache(settings.token_cache_s)
+    tokens = tokens or TokenCache(settings.token_cache_s)
 
     async def get_context(request: HTTPConnection) -> Context:
         token = bearer_token(request.headers.get("authorization"))
