@@ -9,7 +9,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from curator.model_errors import shown
 
 ORIGINS = ("user_assertion", "assistant_output", "tool_result", "system_rule", "inference", "observation")
 RunStatus = Literal["committed", "skipped", "failed", "deferred", "stale", "idle"]
@@ -52,6 +54,10 @@ class Dropped(BaseModel):
 class Analysis(BaseModel):
     """What the LLM proposed: the operations that parse, and the ones that did not."""
 
+    # `error` is recorded in curator_runs and shown to agent tokens: it passes model_errors.shown however it
+    # is set, so no step can hand a provider's text (or a key it quotes) to the record.
+    model_config = ConfigDict(validate_assignment=True)
+
     operations: list[dict[str, Any]] = Field(default_factory=list, description="Each op as JSON, by index")
     indexes: list[int] = Field(default_factory=list, description="Proposal index of each operation")
     dropped: list[Dropped] = Field(default_factory=list)
@@ -62,6 +68,11 @@ class Analysis(BaseModel):
     model: str | None = None
     input_tokens: int = 0
     output_tokens: int = 0
+
+    @field_validator("error")
+    @classmethod
+    def _no_provider_text(cls, value: str | None) -> str | None:
+        return shown(value)
 
 
 class VocabularyItem(BaseModel):

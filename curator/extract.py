@@ -25,6 +25,7 @@ from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCall
 from pydantic_ai.models import Model, infer_model
 
 from curator.batch import Analysis, Batch, Dropped
+from curator.model_errors import classify
 from curator.prompt import SYSTEM_PROMPT
 from graph.ledger.proposal import MemoryMutationProposal, Operation
 from graph.ledger.registries import describe
@@ -95,9 +96,10 @@ async def _ask(model: Model, prompt: str, timeout_s: float) -> _Attempt:
         try:
             result = await agent(model).run(prompt, timeout=timeout_s)
         except UnexpectedModelBehavior as exc:
-            return _Attempt(messages=list(messages), why=str(exc))
-        except (AgentRunError, TimeoutError) as exc:
-            return _Attempt(messages=list(messages), failure=f"{type(exc).__name__}: {_first_line(exc)}")
+            # The retry note and a failed run's record hold our classification, never the provider's text.
+            return _Attempt(messages=list(messages), why=classify(exc).text())
+        except (AgentRunError, TimeoutError) as exc:  # the provider's text is never kept (curator.model_errors)
+            return _Attempt(messages=list(messages), failure=classify(exc).text())
     return _Attempt(output=result.output, messages=list(messages))
 
 
@@ -143,7 +145,7 @@ def salvage(messages: list[ModelMessage], label: str, why: str, max_ops: int = M
     raw = _last_answer(messages)
     analysis = Analysis(model=label, retried=True)
     if not isinstance(raw, dict) or not isinstance(raw.get("operations"), list):
-        analysis.error = f"no usable proposal after a retry ({why})"
+        analysis.error = why
         return analysis
     items = raw["operations"]
     for index, item in enumerate(items[:max_ops]):
@@ -200,7 +202,3 @@ def _tokens(messages: list[ModelMessage]) -> tuple[int, int]:
     responses = [m for m in messages if isinstance(m, ModelResponse)]
     return (sum(m.usage.input_tokens or 0 for m in responses), sum(m.usage.output_tokens or 0 for m in responses))
 
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:300] if text else ""

@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from curator.batch import Dropped
+from curator.model_errors import shown
 from graph.errors import BadInput
 from graph.platform.db import Database
 from graph.sql import load
@@ -55,8 +56,10 @@ def runs(db: Database, owner: str, chat_id: str, limit: int = 20) -> list[RunRec
     for d in dropped:
         by_run.setdefault(d["run_id"], []).append(Dropped(op_index=d["op_index"], op=d["op"], code=d["code"],
                                                           reason=d["reason"]))
-    return [RunRecord.model_validate({**r, "dropped_ops": by_run.get(r["run_id"], []) if r["status"] == "committed"
-                                      else []}) for r in rows]
+    # shown(): a row stored before errors were classified may still quote a provider's body
+    return [RunRecord.model_validate({
+        **r, "error": shown(r["error"]),
+        "dropped_ops": by_run.get(r["run_id"], []) if r["status"] == "committed" else []}) for r in rows]
 
 
 def vocabulary(db: Database, owner: str, state: str = "pending") -> list[VocabularyProposal]:

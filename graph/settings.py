@@ -93,6 +93,10 @@ class Settings(BaseSettings):
     max_query_aliases: int = Field(default=30, description="More aliases in one document are refused.")
     owner_db_share: int = Field(
         default=2, description="Database calls one owner may run at once (the rest of that owner's wait).")
+    owner_request_share: int = Field(
+        default=4, ge=0, le=1000, description="HTTP requests of one owner in progress at once in a server process "
+        "(the rest of that owner's wait their turn before any work; 0: no bound): one owner's flood leaves "
+        "another owner's requests at most this many in their way (resolvers/admission.py).")
     request_db_budget_s: float = Field(
         default=10.0, description="Database time (including waiting for it) one GraphQL request may use.")
     embedding_provider: Literal["offline", "openai", "none"] = Field(
@@ -112,6 +116,9 @@ class Settings(BaseSettings):
     query_vectors: int = Field(
         default=512, ge=0, le=100_000, description="Query embeddings a server process remembers (the newest, by "
         "model and text), so a repeated search skips the model (0: none; graph/finder/query_vectors.py).")
+    metrics_token: str | None = Field(
+        default=None, description="Bearer token GET /metrics requires (its totals span every owner); unset: "
+        "only clients on this machine, not through a proxy, may read it (docs/operations-security.md).")
     token_cache_s: float = Field(
         default=2.0, ge=0, le=60, description="A verified token is trusted this long without asking the "
         "database again (0: every request asks), so a revoked token is refused at most this much later.")

@@ -10,13 +10,16 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from fastapi import FastAPI
 from fastapi.responses import Response
 from pydantic_ai.models import Model
+from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from curator import runtime as curator_runtime
 from curator.turns import NO_LISTENER, TurnListener
+from graph.error_codes import ErrorCode
 from graph.finder import query_vectors
 from graph.finder.embedders import OfflineEmbedder, embedder_for
 from graph.finder.nudger import Nudger, sweep_interval
+from graph.ledger.token_cache import TokenCache
 from graph.platform import metrics
 from graph.platform.connect import role_url
 from graph.platform.db import Database
@@ -24,12 +27,14 @@ from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
 from graph.settings import Settings, get_settings
 from resolvers.access_log import AccessLog
+from resolvers.admission import OwnerAdmission, admission_key
 from resolvers.context import context_getter
 from resolvers.direct import DirectGraphQL, takes
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
 from resolvers.idle_spin import IdleSpin
+from resolvers.metrics_access import refusal
 from resolvers.request_guard import RequestGuard
-from resolvers.responses import respond
+from resolvers.responses import error_body, respond
 from resolvers.schema import schema
 from resolvers.sync_body import integration_allowance
 from resolvers.web import mount_explorer
@@ -81,10 +86,11 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     app = WorldmemApp(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     live = CommitHub(url)
-    get_context = context_getter(database, settings)
+    tokens = TokenCache(settings.token_cache_s)  # one cache: the context's token check and the admission's key
+    get_context = context_getter(database, settings, tokens)
     router = OfflineLiveRouter(schema, context_getter=get_context)
     app.include_router(router, prefix="/graphql")
-    app.add_api_route("/metrics", _metrics, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/metrics", _metrics(settings.metrics_token), methods=["GET"], include_in_schema=False)
     mount_graphiql(app)  # GraphiQL's assets, before the explorer's mount at `/` could shadow them
     mount_explorer(app)  # last: it is mounted at `/` and would shadow any route added after it
     app.add_middleware(RequestGuard, body_timeout_s=settings.body_timeout_s)
@@ -97,6 +103,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
     app.state.live = live
+    app.admission = OwnerAdmission(settings.owner_request_share)
+    app.tokens = tokens
     return app
 
 
@@ -107,6 +115,8 @@ class WorldmemApp(FastAPI):
     direct: ASGIApp | None = None
     access: AccessLog | None = None
     idle: IdleSpin | None = None
+    admission: OwnerAdmission | None = None  # each owner's share of the requests in progress
+    tokens: TokenCache | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.idle is None or scope["type"] != "http":
@@ -119,6 +129,17 @@ class WorldmemApp(FastAPI):
             self.idle.end()
 
     async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        admission, tokens = self.admission, self.tokens
+        key = None
+        if admission is not None and tokens is not None and not admission.unbounded and scope["type"] == "http":
+            key = admission_key(scope, tokens)
+        if key is None or admission is None:
+            await self._admitted(scope, receive, send)
+            return
+        async with admission.admitted(key):
+            await self._admitted(scope, receive, send)
+
+    async def _admitted(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.access is not None and scope["type"] == "http":
             send = self.access.wrap(scope, send)
         if self.direct is not None and takes(scope):
@@ -131,10 +152,22 @@ class WorldmemApp(FastAPI):
         await super().__call__(scope, receive, send)
 
 
-def _metrics() -> Response:
-    """Prometheus metrics (aggregates only: no owner, chat or content), unauthenticated like any scrape."""
-    body, content_type = metrics.exposition()
-    return Response(content=body, media_type=content_type)
+def _metrics(metrics_token: str | None) -> Callable[[Request], Response]:
+    """Prometheus metrics (aggregates only: no owner, chat or content), for the scraper that may read them
+    (resolvers.metrics_access: the metrics token, or this machine when none is set)."""
+
+    def scrape(request: Request) -> Response:
+        refused = refusal(request, metrics_token)
+        if refused is not None:
+            status, reason = refused
+            headers = {"WWW-Authenticate": 'Bearer realm="metrics"'} if status == 401 else None
+            code = ErrorCode.UNAUTHENTICATED if status == 401 else ErrorCode.FORBIDDEN
+            return Response(error_body(reason, code), status_code=status, headers=headers,
+                            media_type="application/json")
+        body, content_type = metrics.exposition()
+        return Response(content=body, media_type=content_type)
+
+    return scrape
 
 
 class BodyLimit:

@@ -51,7 +51,7 @@ MAX_INTROSPECTION_CHARS = 20_000  # GraphiQL's introspection query is ~2 kB; par
 class Context(BaseContext):
     def __init__(self, database: Database, settings: Settings, principal: Principal | None,
                  auth_error: WorldmemError | None = None, turn_listener: TurnListener = NO_LISTENER,
-                 gates: OwnerGates | None = None) -> None:
+                 gates: OwnerGates | None = None, tokens: TokenCache | None = None) -> None:
         super().__init__()
         self.database = database
         self.settings = settings
@@ -60,6 +60,10 @@ class Context(BaseContext):
         # Told after each stored chat turn (the curator's debounce runtime); app.state.turn_listener.
         self.turn_listener = turn_listener
         self.gates = gates  # each owner's share of the database (resolvers.fairness)
+        # The bearer token and the cache that verified it: a long-lived WebSocket checks the token again
+        # while it lives (resolvers.live), so a revocation ends it.
+        self.token: str | None = None
+        self.tokens = tokens
         # Errors to report beside a field's data (e.g. a rejected proposal); see add_soft_errors.
         self.soft_errors: list[GraphQLError] = []
 
@@ -82,22 +86,25 @@ def bearer_token(header: str | None) -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
-def context_getter(database: Database, settings: Settings) -> Callable[[HTTPConnection], Awaitable[Context]]:
+def context_getter(database: Database, settings: Settings,
+                   tokens: TokenCache | None = None) -> Callable[[HTTPConnection], Awaitable[Context]]:
     """The FastAPI dependency that builds each request's Context (HTTP request or WebSocket).
 
     A token verified within `token_cache_s` is answered on the event loop from the cache
     (graph.ledger.token_cache); any other is looked up in a worker thread."""
     gates = OwnerGates(settings.owner_db_share)
-    tokens = TokenCache(settings.token_cache_s)
+    tokens = tokens or TokenCache(settings.token_cache_s)
 
     async def get_context(request: HTTPConnection) -> Context:
         token = bearer_token(request.headers.get("authorization"))
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
             found = tokens.cached(token) or await run_in_threadpool(tokens.authenticate, database, token)
-            return Context(database, settings, found, turn_listener=listener, gates=gates)
+            ctx = Context(database, settings, found, turn_listener=listener, gates=gates, tokens=tokens)
+            ctx.token = token
+            return ctx
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
-            return Context(database, settings, None, exc)
+            return Context(database, settings, None, exc, tokens=tokens)
         except Exception:  # a bug or a broken schema: masked for the client, logged for us
             log.exception("token lookup failed")
             return Context(database, settings, None, WorldmemError("Unexpected error."))

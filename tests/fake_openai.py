@@ -13,6 +13,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """An answer that is an HTTP error: `status` with `body` as JSON (a provider refusing the request)."""
+
+    status: int
+    body: dict[str, Any]
+
+
 @dataclass
 class FakeOpenAI:
     """Answers (dicts become the output tool's arguments) in order, then empty proposals; `delays` in seconds
@@ -21,14 +29,17 @@ class FakeOpenAI:
     answers: list[Any] = field(default_factory=list)
     delays: dict[int, float] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)  # each request's path: which base URL (which client) asked
     url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def respond(self, body: dict[str, Any]) -> dict[str, Any]:
+    def respond(self, body: dict[str, Any]) -> dict[str, Any] | Refusal:
         with self._lock:
             self.requests.append(body)
             n = len(self.requests)
             answer = self.answers.pop(0) if self.answers else {"operations": []}
+        if isinstance(answer, Refusal):
+            return answer
         if callable(answer):
             answer = answer(json.dumps(body["messages"], ensure_ascii=False))
         time.sleep(self.delays.get(n, 0.0))
@@ -49,14 +60,17 @@ def serve(fake: FakeOpenAI) -> Iterator[FakeOpenAI]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            fake.paths.append(self.path)
             if not self.path.endswith("/chat/completions"):
                 self.send_error(404)
                 return
             try:
-                data = json.dumps(fake.respond(body)).encode()
+                answer = fake.respond(body)
             except BrokenPipeError:
                 return
-            self.send_response(200)
+            status, payload = (answer.status, answer.body) if isinstance(answer, Refusal) else (200, answer)
+            data = json.dumps(payload).encode()
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

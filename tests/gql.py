@@ -53,5 +53,7 @@ def make_token(test_db_url: str, owner: str) -> MakeToken:
 @pytest.fixture(scope="session")
 def client(settings: Settings, app_db_url: str) -> Iterator[TestClient]:
     """One app (and pool) for the session; server exceptions become 500 responses, as in production."""
-    with TestClient(create_app(settings, database_url=app_db_url), raise_server_exceptions=False) as c:
+    # a client on this machine, as GET /metrics requires when no metrics token is set (resolvers/metrics_access.py)
+    with TestClient(create_app(settings, database_url=app_db_url), raise_server_exceptions=False,
+                    client=("127.0.0.1", 50000)) as c:
         yield c

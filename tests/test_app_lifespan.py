@@ -60,7 +60,7 @@ def test_the_access_log_writes_what_is_pending_when_the_app_stops(settings: Sett
     app = create_app(settings, database_url=app_db_url)
     out = io.StringIO()
     app.access = AccessLog(interval_s=3600, stream=out)
-    with TestClient(app) as client:  # runs the lifespan
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:  # runs the lifespan
         assert client.get("/metrics").status_code == 200
         assert out.getvalue() == ""
     assert out.getvalue().endswith('"GET /metrics HTTP/1.1" 200 OK\n'), out.getvalue()

@@ -125,7 +125,7 @@ def test_llm_timeout_then_curated_exactly_once(db: Database, tsettings: Settings
             return first, second
 
     first, second = asyncio.run(go())
-    assert [r.status for r in first] == ["failed"] and "TimedOut" in (first[0].error or ""), first
+    assert [r.status for r in first] == ["failed"] and (first[0].error or "").startswith("model error (timeout)"), first
     assert [r.status for r in second] == ["committed"]
     assert [(r["status"], r["from_seq"], r["upto_seq"]) for r in runs(db, owner, "t")] == [
         ("committed", 1, 1), ("failed", 1, 1)]

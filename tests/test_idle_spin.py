@@ -82,7 +82,7 @@ def test_a_zero_budget_never_polls() -> None:
 def test_a_served_app_counts_its_requests_and_polls_after_them(app_db_url: str) -> None:
     app = create_app(Settings(finder_background=False), database_url=app_db_url)
     app.idle = IdleSpin(0.002)
-    with TestClient(app) as client:
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:
         assert client.post("/graphql", json={"query": "{ __typename }"}).status_code == 200
         assert client.get("/metrics").status_code == 200
     assert app.idle.in_flight == 0 and app.idle.polls >= 2

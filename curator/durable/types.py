@@ -16,6 +16,9 @@ class ChatInput(BaseModel):
     debounce_s: float = 30.0
     debounce_turns: int = 5
     activity_timeout_s: float = 120.0
+    # the model call's activity heartbeats (activities.heartbeating): this long without one, its worker is
+    # taken for dead and the batch goes to another
+    heartbeat_timeout_s: float = 10.0
 
 
 class ValidateInput(BaseModel):

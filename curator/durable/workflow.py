@@ -68,8 +68,9 @@ class CuratorChat:
             analysis: Analysis | None = None
             routed: Routed | None = None
             if batch.trigger:
-                analysis = await workflow.execute_activity("curator.analyse", batch, result_type=Analysis,
-                                                           start_to_close_timeout=timeout, retry_policy=RETRY)
+                analysis = await workflow.execute_activity(
+                    "curator.analyse", batch, result_type=Analysis, start_to_close_timeout=timeout,
+                    heartbeat_timeout=timedelta(seconds=inp.heartbeat_timeout_s), retry_policy=RETRY)
                 if analysis.error is None:
                     routed = await workflow.execute_activity(
                         "curator.validate", ValidateInput(batch=batch, analysis=analysis), result_type=Routed,

@@ -51,6 +51,13 @@ class TokenCache:
                 return None
             return entry[1]
 
+    def remaining(self, token: str) -> float:
+        """Seconds until the cached answer for `token` must be asked again (0 when nothing is cached): a live
+        subscription checks its token again then, so a revocation ends it within `ttl_s`."""
+        with self._lock:
+            entry = self._entries.get(hash_token(token))
+        return max(0.0, entry[0] - self._clock()) if entry is not None else 0.0
+
     def authenticate(self, db: Database, token: str | None) -> Principal:
         """Like tokens.authenticate (the same errors), answered from the cache while an entry is fresh."""
         if not token:

@@ -28,6 +28,7 @@ from graph.sql import load
 if TYPE_CHECKING:
     from graph.platform.db_async import LoopReads
 
+TX = psycopg.pq.TransactionStatus
 OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
 POOL_TIMEOUT_S = 10.0
 # After this long without a pooled connection, ask the server directly whether it is there at all.
@@ -279,12 +280,24 @@ class Database:
 
 def _ended(conn: psycopg.Connection[Any]) -> None:
     """Hands the connection back as the pool lent it: no transaction open (one that failed on the server
-    stays open until a ROLLBACK outside the aborted pipeline), autocommit off."""
+    stays open until a ROLLBACK outside the aborted pipeline), autocommit off.
+
+    A connection whose server ended it in the middle of a statement (pg_terminate_backend during a commit,
+    a crash) is left ACTIVE or UNKNOWN: psycopg refuses to change its autocommit ("can't change 'autocommit'
+    now"), and that error would replace the caller's OperationalError (UNAVAILABLE) with an INTERNAL one. Such
+    a connection is closed instead, which the pool discards; the caller's own error stands."""
     if conn.closed:
         return
-    if conn.info.transaction_status in (psycopg.pq.TransactionStatus.INTRANS, psycopg.pq.TransactionStatus.INERROR):
-        conn.execute(load("tx_rollback"), prepare=False)
-    conn.autocommit = False
+    status = conn.info.transaction_status
+    try:
+        if status in (TX.INTRANS, TX.INERROR):
+            conn.execute(load("tx_rollback"), prepare=False)
+        elif status != TX.IDLE:
+            conn.close()
+            return
+        conn.autocommit = False
+    except psycopg.Error:
+        conn.close()
 
 
 def _translated(exc: Exception) -> BadInput | Unavailable:
