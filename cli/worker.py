@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from cli.curator import render
+from curator.check import check
 from curator.durable.worker import connect, worker
 from curator.extract import ModelNotConfigured, build_model
 from curator.pipeline import Curator
@@ -44,6 +46,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _serve(settings: Settings, curator: Curator) -> None:
+    checked = await check(settings, curator.model)
+    embedded.progress(f"curator model check: {render(checked, ['en', 'de'])}"
+                      + ("" if checked.ok else "\n  the worker runs; curator runs fail until this is fixed"))
     client = await connect(settings)
     await ensure_schedule(client, settings)  # the retention job, every retention_every_hours
     await finder_durable.ensure_schedule(client, settings)  # the finder's reconciler, every finder_sweep_s

@@ -15,11 +15,13 @@ import logging
 from typing import Any
 
 from pydantic import Field, TypeAdapter, ValidationError
-from pydantic_ai import Agent, AgentRunError, UnexpectedModelBehavior, capture_run_messages
+from pydantic_ai import Agent, AgentRunError, AgentRunResult, UnexpectedModelBehavior, capture_run_messages
+from pydantic_ai.exceptions import ModelHTTPError
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models import Model, infer_model
 
 from curator.batch import Analysis, Batch, Dropped
+from curator.output_mode import OutputMode, Setting, attempts, forget, is_refusal, output_spec, remember
 from curator.prompt import SYSTEM_PROMPT
 from graph.ledger.proposal import MemoryMutationProposal, Operation
 from graph.ledger.registries import describe
@@ -61,31 +63,58 @@ def model_label(model: Model) -> str:
     return f"{model.system}:{model.model_name}"
 
 
-_AGENTS: dict[int, tuple[Model, Agent[None, CuratorDraft]]] = {}
+_AGENTS: dict[tuple[int, OutputMode], tuple[Model, Agent[None, CuratorDraft]]] = {}
 
 
-def agent(model: Model) -> Agent[None, CuratorDraft]:
-    """The curator agent of `model`, built once: building one derives the proposal's JSON schema (~180 ms)."""
-    known = _AGENTS.get(id(model))
+def agent(model: Model, mode: OutputMode = "tool") -> Agent[None, CuratorDraft]:
+    """The curator agent of `model` asking for output in `mode` (curator.output_mode), built once: building
+    one derives the proposal's JSON schema (~180 ms)."""
+    known = _AGENTS.get((id(model), mode))
     if known is None or known[0] is not model:
-        known = (model, Agent(model, output_type=CuratorDraft, system_prompt=SYSTEM_PROMPT, retries={"output": 1},
-                              name="curator"))
-        _AGENTS[id(model)] = known
+        known = (model, Agent(model, output_type=output_spec(mode, CuratorDraft), system_prompt=SYSTEM_PROMPT,
+                              retries={"output": 1}, name="curator"))
+        _AGENTS[(id(model), mode)] = known
     return known[1]
 
 
-async def analyse(batch: Batch, model: Model, timeout_s: float) -> Analysis:
+async def run_structured(model: Model, prompt: str, timeout_s: float, setting: Setting = "auto",
+                         messages: list[ModelMessage] | None = None) -> AgentRunResult[CuratorDraft]:
+    """One curator call in the first output mode the server accepts (curator.output_mode); what worked is
+    remembered for the model. Raises the last refusal when the server accepts none. `messages` receives the
+    messages of the last attempt (also when it raises), for `salvage`."""
+    label = model_label(model)
+    modes = attempts(setting, label)
+    for mode in modes:
+        try:
+            with capture_run_messages() as captured:
+                try:
+                    result = await agent(model, mode).run(prompt, timeout=timeout_s)
+                finally:
+                    if messages is not None:
+                        messages[:] = captured
+        except ModelHTTPError as exc:
+            if not is_refusal(exc) or mode == modes[-1]:
+                forget(label)
+                raise
+            log.info("the curator model %s refused %s output; trying the next mode", label, mode)
+            continue
+        remember(label, mode)
+        return result
+    raise AssertionError("attempts() always names at least one mode")
+
+
+async def analyse(batch: Batch, model: Model, timeout_s: float, mode: Setting = "auto") -> Analysis:
     """Ask the model for a proposal about `batch`; see the module docstring for what happens to bad output."""
     label = model_label(model)
-    with capture_run_messages() as messages:
-        try:
-            result = await agent(model).run(batch.prompt, timeout=timeout_s)
-        except UnexpectedModelBehavior as exc:
-            return salvage(messages, label, str(exc))
-        except (AgentRunError, TimeoutError) as exc:
-            log.warning("curator run %s failed: %s", batch.run_id, type(exc).__name__)
-            return Analysis(error=f"{type(exc).__name__}: {_first_line(exc)}", model=label,
-                            retried=_retried(messages))
+    messages: list[ModelMessage] = []
+    try:
+        result = await run_structured(model, batch.prompt, timeout_s, mode, messages)
+    except UnexpectedModelBehavior as exc:
+        return salvage(messages, label, str(exc))
+    except (AgentRunError, TimeoutError) as exc:
+        log.warning("curator run %s failed: %s", batch.run_id, type(exc).__name__)
+        return Analysis(error=f"{type(exc).__name__}: {_first_line(exc)}", model=label,
+                        retried=_retried(messages))
     usage = result.usage
     ops = result.output.operations[:MAX_OPS]
     return Analysis(operations=[op.model_dump(mode="json") for op in ops], indexes=list(range(len(ops))),

@@ -64,18 +64,17 @@ async def _record(info: Info[Any, Any], turn: t.TurnIn) -> ChatTurn:
 
 @strawberry.type
 class CuratorQuery:
-    @strawberry.field(description="How far the curator has read a chat (backlog, watermark) and whether a "
-                                  "model is configured; `language` en or de for the message")
+    @strawberry.field(description="How far the curator has read a chat (backlog, watermark) and whether its "
+                                  "model answers; `language` en or de for the messages")
     async def curator_status(self, info: Info[Any, Any], chat_id: str, language: str = "en") -> CuratorStatus:
         lang = st.language(language)
-        settings = info.context.settings
-        model = settings.curator_model or (f"openai-compatible:{settings.curator_model_name}"
-                                           if settings.curator_base_url else None)
-        s = await blocking(st.chat_status, database(info), principal(info).owner, chat_id, model)
+        view = st.model_view(info.context.settings, getattr(info.context, "curator_health", None))
+        s = await blocking(st.chat_status, database(info), principal(info).owner, chat_id, view)
         return CuratorStatus(chat_id=s.chat_id, backlog=s.backlog, explicit_backlog=s.explicit_backlog,
                              watermark=s.watermark, last_seq=s.last_seq, last_turn_at=s.last_turn_at,
                              model_configured=s.model_configured, model=s.model,
-                             how_to_configure=st.how_to_configure(s, lang), message=st.message(s, lang))
+                             how_to_configure=st.how_to_configure(s, lang), message=st.message(s, lang),
+                             model_problem=st.model_problem(s, lang), model_checked_at=view.checked_at)
 
     @strawberry.field(description="The prefilter's decision for one user turn, with its reasons (names of the "
                                   "owner's entities count as mentions; `chatId` adds that chat's aliases)")

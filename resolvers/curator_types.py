@@ -74,11 +74,16 @@ class CuratorStatus:
     watermark: int = strawberry.field(description="Turns up to this seq are curated")
     last_seq: int = strawberry.field(description="The chat's latest turn (0: none yet)")
     last_turn_at: datetime | None
-    model_configured: bool
+    model_configured: bool = strawberry.field(
+        description="A model is configured and answered its check (false while it is checked or failing)")
     model: str | None = strawberry.field(description="The configured curator model, if any")
     how_to_configure: str | None = strawberry.field(
-        description="When no model is configured: how to configure one (null otherwise)")
+        description="When the model is missing or failing: what to change (null otherwise)")
     message: str = strawberry.field(description="The status in one sentence, for the owner")
+    model_problem: str | None = strawberry.field(
+        default=None, description="Why the configured model cannot answer, from its last check (null: none)")
+    model_checked_at: datetime | None = strawberry.field(
+        default=None, description="When the model was last checked (null: not checked)")
 
 
 @strawberry.type(description="The prefilter's decision for one turn: whether it may hold anything durable, and why")
