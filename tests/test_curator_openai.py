@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime
 
 from curator.extract import build_model
 from curator.pipeline import Curator
+from curator.usage import usage_since
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.settings import Settings
@@ -36,3 +38,5 @@ def test_curator_through_an_openai_compatible_server(db: Database, settings: Set
     sent = json.dumps(first["messages"])
     assert "Rex frisst immer" in sent and "sk-proj-Ab3dEf6" not in sent  # the key never left the process
     assert "final_result" in json.dumps(retry["messages"]) or len(retry["messages"]) > len(first["messages"])
+    spent = usage_since(db, owner, datetime(2020, 1, 1, tzinfo=UTC))  # two answers of 100 in, 20 out; one turn
+    assert (spent.calls, spent.turns, spent.input_per_turn, spent.output_per_turn) == (1, 1, 200.0, 40.0)
