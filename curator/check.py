@@ -62,7 +62,8 @@ def build(settings: Settings) -> tuple[Model | None, CheckResult | None]:
     try:
         model = build_model(settings)
     except ModelNotConfigured as exc:
-        return None, result(settings, "unusable", configured_label(settings), detail=_first_line(exc.__cause__ or exc))
+        said = _first_line(exc.__cause__ or exc)
+        return None, result(settings, "unusable", configured_label(settings), detail=said.split(". ")[0])
     if model is None:
         return None, result(settings, "not_configured", None)
     return model, None
@@ -77,11 +78,14 @@ async def check(settings: Settings, model: Model | None = None) -> CheckResult:
             return failed
     label = model_label(model)
     started = time.monotonic()
+    tried = output_mode.attempts(settings.curator_output_mode, label)
     try:
-        await run_structured(model, CHECK_PROMPT, settings.curator_check_timeout_s, settings.curator_output_mode)
+        await run_structured(model, CHECK_PROMPT, settings.curator_check_timeout_s, settings.curator_output_mode,
+                             probing=True)
     except (AgentRunError, TimeoutError) as exc:
-        return result(settings, classify(exc), label, detail=_first_line(exc),
-                      seconds=time.monotonic() - started)
+        kind = classify(exc)
+        detail = f"tried {', '.join(tried)}" if kind == "no_structured_output" else _said(exc)
+        return result(settings, kind, label, detail=detail, seconds=time.monotonic() - started)
     mode = output_mode.known(label)
     return result(settings, "ok", label, seconds=time.monotonic() - started, mode=mode)
 
@@ -115,6 +119,15 @@ def result(settings: Settings, kind: Kind, label: str | None, *, detail: str = "
     said: Texts = texts(kind, settings, label, detail, seconds)
     return CheckResult(kind=kind, model=label, mode=mode, seconds=round(seconds, 2), detail=detail,
                        problem=said.problem, fix=said.fix)
+
+
+def _said(exc: BaseException) -> str:
+    """What the server said (its error message), else the exception's first line."""
+    if isinstance(exc, ModelHTTPError) and isinstance(exc.body, dict):
+        message = exc.body.get("message") or exc.body.get("error")
+        if isinstance(message, str) and message:
+            return f"HTTP {exc.status_code}: {message[:300]}"
+    return _first_line(exc)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -78,10 +78,12 @@ def agent(model: Model, mode: OutputMode = "tool") -> Agent[None, CuratorDraft]:
 
 
 async def run_structured(model: Model, prompt: str, timeout_s: float, setting: Setting = "auto",
-                         messages: list[ModelMessage] | None = None) -> AgentRunResult[CuratorDraft]:
+                         messages: list[ModelMessage] | None = None, *,
+                         probing: bool = False) -> AgentRunResult[CuratorDraft]:
     """One curator call in the first output mode the server accepts (curator.output_mode); what worked is
     remembered for the model. Raises the last refusal when the server accepts none. `messages` receives the
-    messages of the last attempt (also when it raises), for `salvage`."""
+    messages of the last attempt (also when it raises), for `salvage`. `probing` (the model check) moves on
+    also when a mode's answer is not usable, since some models ignore tools but follow a prompted schema."""
     label = model_label(model)
     modes = attempts(setting, label)
     for mode in modes:
@@ -92,11 +94,13 @@ async def run_structured(model: Model, prompt: str, timeout_s: float, setting: S
                 finally:
                     if messages is not None:
                         messages[:] = captured
-        except ModelHTTPError as exc:
-            if not is_refusal(exc) or mode == modes[-1]:
-                forget(label)
+        except (ModelHTTPError, UnexpectedModelBehavior) as exc:
+            usable_shape = is_refusal(exc) or (probing and isinstance(exc, UnexpectedModelBehavior))
+            if not usable_shape or mode == modes[-1]:
+                if is_refusal(exc):  # the remembered mode stopped working: try them all next time
+                    forget(label)
                 raise
-            log.info("the curator model %s refused %s output; trying the next mode", label, mode)
+            log.info("the curator model %s gave nothing usable in %s output; trying the next mode", label, mode)
             continue
         remember(label, mode)
         return result

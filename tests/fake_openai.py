@@ -41,7 +41,7 @@ class FakeOpenAI:
     requests: list[dict[str, Any]] = field(default_factory=list)
     modes: frozenset[str] = ALL_MODES
     status: int | None = None
-    prose: bool = False
+    prose: frozenset[str] = frozenset()  # the modes it answers in prose, ignoring the tools or schema asked for
     url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -66,7 +66,7 @@ class FakeOpenAI:
             answer = answer(json.dumps(body["messages"], ensure_ascii=False))
         time.sleep(self.delays.get(n, 0.0))
         text = answer if isinstance(answer, str) else json.dumps(answer)
-        if self.prose:
+        if mode in self.prose:
             message: dict[str, Any] = {"role": "assistant", "content": "Sure! I will remember that for you."}
         elif mode == "tool":
             message = {"role": "assistant", "content": None, "tool_calls": [{

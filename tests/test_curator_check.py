@@ -14,7 +14,7 @@ import pytest
 
 from curator.check import CheckResult, check
 from graph.settings import Settings
-from tests.fake_openai import FakeOpenAI, serve
+from tests.fake_openai import ALL_MODES, FakeOpenAI, serve
 
 ROOT = str(Path(__file__).resolve().parents[1])
 LOCAL = {"curator_model": None, "curator_model_name": "llama3.1", "curator_output_mode": "auto",
@@ -84,9 +84,19 @@ def test_an_unreachable_server(settings: Settings) -> None:
 
 
 def test_a_model_without_structured_output(settings: Settings) -> None:
-    with serve(FakeOpenAI(prose=True)) as fake:
-        result = run_check(local(settings, fake.url, curator_output_mode="tool"))
+    with serve(FakeOpenAI(prose=ALL_MODES)) as fake:
+        result = run_check(local(settings, fake.url, curator_model_name="prose"))
     assert result.kind == "no_structured_output" and "WORLDMEM_CURATOR_OUTPUT_MODE" in result.fix["en"]
+    assert "tried tool, native, prompted" in result.problem["en"]
+    assert fake.modes_seen == ["tool", "tool", "native", "native", "prompted", "prompted"]  # each with its retry
+
+
+def test_a_model_that_ignores_tools_but_follows_a_prompted_schema(settings: Settings) -> None:
+    """Tool calls come back as prose; JSON asked for in the prompt comes back as JSON: auto finds it."""
+    with serve(FakeOpenAI(prose=frozenset({"tool", "native"}))) as fake:
+        result = run_check(local(settings, fake.url, curator_model_name="ignores-tools"))
+    assert result.ok and result.mode == "prompted"
+    assert fake.modes_seen == ["tool", "tool", "native", "native", "prompted"]
 
 
 def test_a_slow_model(settings: Settings) -> None:
