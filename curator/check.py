@@ -116,8 +116,9 @@ def _names_a_model(body: object) -> bool:
 
 def result(settings: Settings, kind: Kind, label: str | None, *, detail: str = "", seconds: float = 0.0,
            mode: output_mode.OutputMode | None = None) -> CheckResult:
+    seconds = round(seconds, 1)
     said: Texts = texts(kind, settings, label, detail, seconds)
-    return CheckResult(kind=kind, model=label, mode=mode, seconds=round(seconds, 2), detail=detail,
+    return CheckResult(kind=kind, model=label, mode=mode, seconds=seconds, detail=detail,
                        problem=said.problem, fix=said.fix)
 
 
