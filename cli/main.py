@@ -159,7 +159,6 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
         report = check(url)
     except psycopg.OperationalError as exc:
         raise PlatformError(f"cannot connect: {str(exc).strip().splitlines()[-1]}") from exc
-    print(f"AGE {report.age_version}")
     for name, count in report.counts.items():
         print(f"{name}: {count} in the ledger" if name != "console_functions" else
               f"console: {count} executable ag_catalog functions")

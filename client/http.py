@@ -17,6 +17,8 @@ import httpx
 
 from client import queries as q
 
+FIXED_BY_A_PERSON = frozenset({"UNAUTHENTICATED"})  # the model cannot mend a token by calling again
+
 
 class MemoryUnavailable(Exception):
     """The server could not be reached, refused the token, or failed."""
@@ -63,7 +65,9 @@ class WorldmemClient:
             extensions = errors[0].get("extensions") or {}
             code = extensions.get("code", "INTERNAL")
             message = errors[0].get("message", "error")
-            if extensions.get("callerMustFix") is True:  # the server's classification: input, state or permission
+            # the server's classification: input, state or permission; a refused token is the caller's to fix
+            # too, but the person configuring the agent must fix it, not the model retrying its call
+            if extensions.get("callerMustFix") is True and code not in FIXED_BY_A_PERSON:
                 raise ToolInputError(code, message)
             raise MemoryUnavailable(f"worldmem answered {code}: {message}")
         if not isinstance(body, dict) or not isinstance(body.get("data"), dict):
