@@ -125,7 +125,12 @@ async def watch(runtime: Runtime, model: Model, health: ModelHealth) -> None:
     working model wait no longer than this). While it fails, check again every `curator_recheck_s`."""
     settings = runtime.settings
     while True:
-        result = await check(settings, model)
+        try:
+            result = await check(settings, model)
+        except Exception:  # a bug in the check must not end the watch: the backlog would wait for the catch-up
+            log.exception("curator model check crashed")
+            await asyncio.sleep(settings.curator_recheck_s)
+            continue
         health.record(result)
         if result.ok:
             log.info("curator model %s answered in %.1f s (output mode %s)", result.model, result.seconds,
@@ -151,8 +156,8 @@ async def running(db: Database, settings: Settings, model: Model | None,
             if failed.kind != "not_configured":
                 log.warning("the curator stays off: %s. What to change: %s", failed.problem["en"],
                             failed.fix.get("en", ""))
-    if model is not None:
-        health.label, health.given = model_label(model), given
+    if model is not None:  # trusted unchecked: a model handed to the app, or the start check turned off
+        health.label, health.given = model_label(model), given or not settings.curator_check_on_start
     runtime = await start(db, settings, model)
     if runtime is None:
         yield None
@@ -160,7 +165,7 @@ async def running(db: Database, settings: Settings, model: Model | None,
     assert model is not None  # start() made a runtime
     loop = asyncio.get_running_loop()
     tasks = [loop.create_task(runtime.reconcile_forever())]
-    if not given:
+    if not health.given:
         tasks.append(loop.create_task(watch(runtime, model, health)))
     try:
         yield runtime

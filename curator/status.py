@@ -61,6 +61,8 @@ def model_view(settings: Settings, health: ModelHealth | None) -> ModelView:
         label = configured_label(settings)
         return ModelView(model=label, usable=label is not None)
     last = health.last
+    if last is not None and last.kind == "not_configured":  # nothing to check: the plain "configure one" path
+        return ModelView(checked_at=health.checked_at)
     if last is not None and not last.ok:
         return ModelView(model=last.model or configured_label(settings), problem=last.problem, fix=last.fix,
                          checked_at=health.checked_at)

@@ -70,6 +70,9 @@ class Settings(BaseSettings):
         "moving on when the server refuses one).")
     curator_check_timeout_s: float = Field(
         default=30.0, gt=0, description="The model check (at start, `worldmem curator check`) waits this long.")
+    curator_check_on_start: bool = Field(
+        default=True, description="Check the model when the server and worker start (one call with the output "
+        "schema, a few thousand tokens); off: the model is trusted until a curator call fails.")
     curator_recheck_s: float = Field(
         default=60.0, gt=0, description="While the model check fails, the server checks again this often.")
     curator_debounce_s: float = Field(default=30.0, description="Curate a chat after this much inactivity...")

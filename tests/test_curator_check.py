@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from curator.check import CheckResult, check
+from graph.platform.db import Database
 from graph.settings import Settings
 from tests.fake_openai import ALL_MODES, FakeOpenAI, serve
 
@@ -121,3 +122,19 @@ def test_the_command_prints_the_failure_in_both_languages() -> None:
     assert failed_rc == 1 and failed.startswith("FAILED (wrong_path)") and "[en] What to change" in failed
     assert "[de] Was zu ändern ist" in failed and "Traceback" not in failed
     assert passed_rc == 0 and passed.startswith("ok: openai:llama3.1 answered") and "strukturiert" in passed
+
+
+def test_the_worker_reports_its_check_on_start(settings: Settings, db: Database,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.worker import _check
+    from curator.extract import build_model
+    from curator.pipeline import Curator
+
+    with serve(FakeOpenAI(status=401)) as fake:
+        configured = local(settings, fake.url, curator_model_name="worker-check")
+        model = build_model(configured)
+        assert model is not None
+        asyncio.run(_check(configured, Curator(db, configured, model)))
+    said = capsys.readouterr().err
+    assert "curator model check: FAILED (auth)" in said and "WORLDMEM_CURATOR_API_KEY" in said
+    assert "curator runs fail until this is fixed" in said

@@ -109,3 +109,13 @@ def test_while_the_model_is_checked_it_is_not_called_configured(settings: Settin
             assert until(lambda: status(client, token, "c")["modelConfigured"])
     assert not checking["modelConfigured"] and "is being checked" in checking["message"]
     assert output_mode.known(f"openai:{name}") == "tool"
+
+
+def test_without_the_start_check_the_model_is_trusted(settings: Settings, app_db_url: str,
+                                                      make_token: MakeToken) -> None:  # noqa: F811
+    with serve(FakeOpenAI()) as fake:
+        configured = settings.model_copy(update={**QUIET, "curator_base_url": fake.url,
+                                                 "curator_check_on_start": False})
+        with TestClient(create_app(configured, database_url=app_db_url)) as client:
+            got = status(client, make_token(), "t")
+    assert got["modelConfigured"] and got["modelProblem"] is None and fake.requests == []
