@@ -70,7 +70,7 @@ run: db-up
 	@if [ "$(NODE_MAJOR)" -ge 20 ]; then $(MAKE) --no-print-directory web; \
 	else echo "[worldmem] not building the explorer: $(NODE_HELP). Serving GraphQL only."; fi
 	$(VENV)/bin/worldmem demo
-	@echo "[worldmem] explorer: http://127.0.0.1:8000/ (log in with: $(VENV)/bin/worldmem token create --owner demo)"
+	@echo "[worldmem] explorer: $$($(VENV)/bin/python -c 'from graph.settings import get_settings as g; s = g(); print(f"http://{s.host}:{s.port}/")') (log in with: $(VENV)/bin/worldmem token create --owner demo)"
 	$(VENV)/bin/worldmem serve
 
 test: db-up web chromium

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psycopg
 
-from cli import console, finder, intents, mcp, retention, worker
+from cli import console, curator, finder, intents, mcp, retention, worker
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
@@ -159,7 +159,6 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
         report = check(url)
     except psycopg.OperationalError as exc:
         raise PlatformError(f"cannot connect: {str(exc).strip().splitlines()[-1]}") from exc
-    print(f"AGE {report.age_version}")
     for name, count in report.counts.items():
         print(f"{name}: {count} in the ledger" if name != "console_functions" else
               f"console: {count} executable ag_catalog functions")
@@ -221,8 +220,9 @@ COMMANDS["finder"] = finder.run
 COMMANDS["worker"] = worker.run
 COMMANDS["mcp"] = mcp.run
 COMMANDS["retention"] = retention.run
+COMMANDS["curator"] = curator.run
 EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp.add_parser, finder.add_parser,
-               retention.add_parser]
+               retention.add_parser, curator.add_parser]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from cli.curator import render
+from curator.check import check
 from curator.durable.worker import connect, worker
 from curator.extract import ModelNotConfigured, build_model
 from curator.pipeline import Curator
@@ -43,9 +45,21 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+async def _check(settings: Settings, curator: Curator) -> None:
+    checked = await check(settings, curator.model)
+    embedded.progress(f"curator model check: {render(checked, ['en', 'de'])}"
+                      + ("" if checked.ok else "\n  the worker runs; curator runs fail until this is fixed"))
+
+
 async def _serve(settings: Settings, curator: Curator) -> None:
+    # beside the worker, not before it: a slow model must not delay the retention and finder schedules
+    checking = asyncio.create_task(_check(settings, curator)) if settings.curator_check_on_start else None
     client = await connect(settings)
     await ensure_schedule(client, settings)  # the retention job, every retention_every_hours
     await finder_durable.ensure_schedule(client, settings)  # the finder's reconciler, every finder_sweep_s
     embedded.progress(f"curator worker on {settings.temporal_address}, task queue {settings.temporal_task_queue}")
-    await worker(client, settings, curator).run()
+    try:
+        await worker(client, settings, curator).run()
+    finally:
+        if checking is not None:
+            checking.cancel()

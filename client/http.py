@@ -9,13 +9,15 @@ it returns "" when memory is unavailable.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, date, datetime
 from types import TracebackType
 from typing import Any
 
 import httpx
 
 from client import queries as q
+
+FIXED_BY_A_PERSON = frozenset({"UNAUTHENTICATED"})  # the model cannot mend a token by calling again
 
 
 class MemoryUnavailable(Exception):
@@ -63,7 +65,9 @@ class WorldmemClient:
             extensions = errors[0].get("extensions") or {}
             code = extensions.get("code", "INTERNAL")
             message = errors[0].get("message", "error")
-            if extensions.get("callerMustFix") is True:  # the server's classification: input, state or permission
+            # the server's classification: input, state or permission; a refused token is the caller's to fix
+            # too, but the person configuring the agent must fix it, not the model retrying its call
+            if extensions.get("callerMustFix") is True and code not in FIXED_BY_A_PERSON:
                 raise ToolInputError(code, message)
             raise MemoryUnavailable(f"worldmem answered {code}: {message}")
         if not isinstance(body, dict) or not isinstance(body.get("data"), dict):
@@ -89,10 +93,13 @@ class WorldmemClient:
     async def get_fact_history(self, ref: str, predicate: str) -> str:
         return await self._text(q.GET_FACT_HISTORY, "getFactHistory", {"ref": ref, "predicate": predicate})
 
-    async def state_at(self, ref: str, valid_time: datetime) -> str:
-        return await self._text(q.STATE_AT, "getStateAt", {"ref": ref, "validTime": valid_time.isoformat()})
+    async def state_at(self, ref: str, valid_time: datetime | date | None = None) -> str:
+        """`valid_time`: a time with an offset, or a date (the server reads midnight UTC); None: now."""
+        when = valid_time if valid_time is not None else datetime.now(UTC)
+        return await self._text(q.STATE_AT, "getStateAt", {"ref": ref, "validTime": when.isoformat()})
 
-    async def state_as_known_at(self, ref: str, system_time: datetime, valid_time: datetime | None = None) -> str:
+    async def state_as_known_at(self, ref: str, system_time: datetime | date,
+                                valid_time: datetime | date | None = None) -> str:
         return await self._text(q.STATE_AS_KNOWN_AT, "getStateAsKnownAt", {
             "ref": ref, "systemTime": system_time.isoformat(),
             "validTime": valid_time.isoformat() if valid_time else None})

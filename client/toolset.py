@@ -7,17 +7,32 @@ the tool says so in its answer instead of failing the run.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
+from datetime import date
 from functools import wraps
-from typing import Any, ParamSpec
+from typing import Annotated, Any, ParamSpec
 
-from pydantic import AwareDatetime
+from pydantic import AwareDatetime, BeforeValidator, WithJsonSchema
 from pydantic_ai import ModelRetry
 from pydantic_ai.toolsets import FunctionToolset
 
 from client.http import MemoryUnavailable, ToolInputError, WorldmemClient
 
 P = ParamSpec("P")
+DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _only_a_date(value: object) -> object:
+    """A date is the date alone (2026-01-01), as in GraphQL; a time without an offset stays ambiguous."""
+    if isinstance(value, str) and not DATE_ONLY.match(value):
+        raise ValueError("a date alone (2026-01-01), or a time with a UTC offset")
+    return value
+
+
+PlainDate = Annotated[date, BeforeValidator(_only_a_date), WithJsonSchema({"type": "string", "format": "date"})]
+# What GraphQL's DateTime takes: a time with a UTC offset, or a date alone (that day's midnight UTC)
+When = AwareDatetime | PlainDate
 UNAVAILABLE = "Memory is unavailable right now ({reason}); answer without it and say so if it matters."
 
 
@@ -75,22 +90,23 @@ def worldmem_toolset(client: WorldmemClient) -> FunctionToolset[Any]:
         """
         return await client.get_fact_history(ref, predicate)
 
-    async def state_at(ref: str, valid_time: AwareDatetime) -> str:
+    async def state_at(ref: str, valid_time: When | None = None) -> str:
         """What is believed now about an entity as it was (or will be) at a point of world time.
 
         Args:
             ref: the entity's ref or alias
-            valid_time: ISO 8601 with a UTC offset, e.g. 2026-10-01T12:00:00Z
+            valid_time: ISO 8601 with a UTC offset (2026-10-01T12:00:00Z) or a date (2026-10-01, midnight
+                UTC); omitted: now
         """
         return await client.state_at(ref, valid_time)
 
-    async def state_as_known_at(ref: str, system_time: AwareDatetime, valid_time: AwareDatetime | None = None) -> str:
+    async def state_as_known_at(ref: str, system_time: When, valid_time: When | None = None) -> str:
         """What memory believed at an earlier moment (system time) about an entity, e.g. to explain an
         earlier answer.
 
         Args:
             ref: the entity's ref or alias
-            system_time: when memory knew it, ISO 8601 with a UTC offset
+            system_time: when memory knew it, ISO 8601 with a UTC offset or a date (midnight UTC)
             valid_time: the world time asked about; defaults to system_time
         """
         return await client.state_as_known_at(ref, system_time, valid_time)

@@ -114,7 +114,7 @@ def usage(conn: psycopg.Connection[Any], batch: Batch, analysis: Analysis) -> No
     """The LLM call's usage record (its own run id), in the transaction that records the run."""
     if analysis.model and analysis.call_id:
         record_usage(conn, batch.owner, analysis.call_id, analysis.model, analysis.input_tokens,
-                     analysis.output_tokens, TRIGGER_SOURCE)
+                     analysis.output_tokens, TRIGGER_SOURCE, turns=batch.upto_seq - batch.from_seq + 1)
 
 
 def claim(conn: psycopg.Connection[Any], batch: Batch) -> None:

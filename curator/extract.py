@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import Field, TypeAdapter, ValidationError
-from pydantic_ai import Agent, AgentRunError, UnexpectedModelBehavior, capture_run_messages
+from pydantic_ai import Agent, AgentRunError, AgentRunResult, UnexpectedModelBehavior, capture_run_messages
+from pydantic_ai.exceptions import ModelHTTPError
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
 from pydantic_ai.models import Model, infer_model
 
 from curator.batch import Analysis, Batch, Dropped
 from curator.model_errors import classify
+from curator.output_mode import OutputMode, Setting, attempts, forget, is_refusal, output_spec, remember
 from curator.prompt import SYSTEM_PROMPT
 from graph.ledger.proposal import MemoryMutationProposal, Operation
 from graph.ledger.registries import describe
@@ -68,17 +70,48 @@ def model_label(model: Model) -> str:
     return f"{model.system}:{model.model_name}"
 
 
-_AGENTS: dict[int, tuple[Model, Agent[None, CuratorDraft]]] = {}
+_AGENTS: dict[tuple[int, OutputMode], tuple[Model, Agent[None, CuratorDraft]]] = {}
 
 
-def agent(model: Model) -> Agent[None, CuratorDraft]:
-    """The curator agent of `model`, built once: building one derives the proposal's JSON schema (~180 ms)."""
-    known = _AGENTS.get(id(model))
+def agent(model: Model, mode: OutputMode = "tool") -> Agent[None, CuratorDraft]:
+    """The curator agent of `model` asking for output in `mode` (curator.output_mode), built once: building
+    one derives the proposal's JSON schema (~180 ms)."""
+    known = _AGENTS.get((id(model), mode))
     if known is None or known[0] is not model:
-        known = (model, Agent(model, output_type=CuratorDraft, system_prompt=SYSTEM_PROMPT, retries={"output": 0},
-                              name="curator"))
-        _AGENTS[id(model)] = known
+        known = (model, Agent(model, output_type=output_spec(mode, CuratorDraft), system_prompt=SYSTEM_PROMPT,
+                              retries={"output": 0}, name="curator"))
+        _AGENTS[(id(model), mode)] = known
     return known[1]
+
+
+async def run_structured(model: Model, prompt: str, timeout_s: float, setting: Setting = "auto",
+                         messages: list[ModelMessage] | None = None, *,
+                         probing: bool = False) -> AgentRunResult[CuratorDraft]:
+    """One curator call in the first output mode the server accepts (curator.output_mode); what worked is
+    remembered for the model. Raises the last refusal when the server accepts none. `messages` receives the
+    messages of the last attempt (also when it raises), for `salvage`. `probing` (the model check) moves on
+    also when a mode's answer is not usable, since some models ignore tools but follow a prompted schema."""
+    label = model_label(model)
+    modes = attempts(setting, label)
+    for mode in modes:
+        try:
+            with capture_run_messages() as captured:
+                try:
+                    result = await agent(model, mode).run(prompt, timeout=timeout_s)
+                finally:
+                    if messages is not None:
+                        messages[:] = captured
+        except (ModelHTTPError, UnexpectedModelBehavior) as exc:
+            usable_shape = is_refusal(exc) or (probing and isinstance(exc, UnexpectedModelBehavior))
+            if not usable_shape or mode == modes[-1]:
+                if is_refusal(exc):  # the remembered mode stopped working: try them all next time
+                    forget(label)
+                raise
+            log.info("the curator model %s gave nothing usable in %s output; trying the next mode", label, mode)
+            continue
+        remember(label, mode)
+        return result
+    raise AssertionError("attempts() always names at least one mode")
 
 
 @dataclass
@@ -91,27 +124,28 @@ class _Attempt:
     why: str = ""
 
 
-async def _ask(model: Model, prompt: str, timeout_s: float) -> _Attempt:
-    with capture_run_messages() as messages:
-        try:
-            result = await agent(model).run(prompt, timeout=timeout_s)
-        except UnexpectedModelBehavior as exc:
-            # The retry note and a failed run's record hold our classification, never the provider's text.
-            return _Attempt(messages=list(messages), why=classify(exc).text())
-        except (AgentRunError, TimeoutError) as exc:  # the provider's text is never kept (curator.model_errors)
-            return _Attempt(messages=list(messages), failure=classify(exc).text())
-    return _Attempt(output=result.output, messages=list(messages))
+async def _ask(model: Model, prompt: str, timeout_s: float, mode: Setting) -> _Attempt:
+    messages: list[ModelMessage] = []
+    try:
+        result = await run_structured(model, prompt, timeout_s, mode, messages)
+    except UnexpectedModelBehavior as exc:
+        # The retry note and a failed run's record hold our classification, never the provider's text.
+        return _Attempt(messages=messages, why=classify(exc).text())
+    except (AgentRunError, TimeoutError) as exc:  # the provider's text is never kept (curator.model_errors)
+        return _Attempt(messages=messages, failure=classify(exc).text())
+    return _Attempt(output=result.output, messages=messages)
 
 
-async def analyse(batch: Batch, model: Model, timeout_s: float, max_ops: int = MAX_OPS) -> Analysis:
+async def analyse(batch: Batch, model: Model, timeout_s: float, max_ops: int = MAX_OPS,
+                  mode: Setting = "auto") -> Analysis:
     """Ask the model for a proposal about `batch`; see the module docstring for what happens to bad output."""
     label = model_label(model)
-    attempts = [await _ask(model, batch.prompt, timeout_s)]
-    if attempts[0].output is None and attempts[0].failure is None:
-        attempts.append(await _ask(model, batch.prompt + "\n\n" + retry_note(attempts[0], max_ops), timeout_s))
-    last = attempts[-1]
-    tokens_in, tokens_out = _tokens([m for a in attempts for m in a.messages])
-    retried = len(attempts) > 1
+    tries = [await _ask(model, batch.prompt, timeout_s, mode)]
+    if tries[0].output is None and tries[0].failure is None:
+        tries.append(await _ask(model, batch.prompt + "\n\n" + retry_note(tries[0], max_ops), timeout_s, mode))
+    last = tries[-1]
+    tokens_in, tokens_out = _tokens([m for a in tries for m in a.messages])
+    retried = len(tries) > 1
     if last.failure is not None:
         log.warning("curator run %s failed: %s", batch.run_id, last.failure.split(":", 1)[0])
         return Analysis(error=last.failure, model=label, retried=retried, input_tokens=tokens_in,

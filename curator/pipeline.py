@@ -60,7 +60,7 @@ class Curator:
             return Analysis(error="over the owner's curator quota: deferred", deferred=True)
         with span("curator.analyze", turns=batch.upto_seq - batch.from_seq + 1) as current:
             analysis = await analyse(batch, self.model, self.settings.curator_timeout_s,
-                                     self.settings.curator_max_operations)
+                                     self.settings.curator_max_operations, self.settings.curator_output_mode)
             current.set_attribute("operations", len(analysis.operations))
             current.set_attribute("failed", analysis.error is not None)
         analysis.call_id = f"{batch.run_id}:{uuid.uuid4().hex[:8]}"

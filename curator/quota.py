@@ -7,6 +7,7 @@ database time (`refill`, pure), so nothing has to tick. A spend larger than the 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -86,3 +87,22 @@ def bucket(db: Database, owner: str, *, settings: Settings | None = None) -> Buc
         return Bucket(level=capacity, capacity=capacity, per_day=per_day)
     return Bucket(level=refill(row["level"], row["updated_at"], row["now"], capacity, per_day),
                   capacity=capacity, per_day=per_day, at=row["now"])
+
+
+def used_up(b: Bucket, smallest_call: float, lang: str) -> str | None:
+    """The owner-facing note when the bucket cannot pay for even the smallest call (None otherwise): the
+    waiting turns are curated once it refilled, in about the time this says."""
+    if b.level >= smallest_call:
+        return None
+    if b.per_day <= 0:
+        return ("Das Kurator-Budget ist aufgebraucht und füllt sich nicht auf (WORLDMEM_CURATOR_QUOTA_TOKENS_PER_DAY "
+                "ist 0)." if lang == "de" else
+                "The curator's token budget is used up and does not refill (WORLDMEM_CURATOR_QUOTA_TOKENS_PER_DAY "
+                "is 0).")
+    minutes = max(1, math.ceil((smallest_call - b.level) / b.per_day * 1440))
+    if lang == "de":
+        return (f"Das tägliche Kurator-Budget ist aufgebraucht ({b.per_day:,.0f} Tokens pro Tag, "
+                f"WORLDMEM_CURATOR_QUOTA_TOKENS_PER_DAY); wartende Nachrichten werden in etwa {minutes} min "
+                "kuratiert.").replace(",", ".")
+    return (f"The daily curator budget is used up ({b.per_day:,.0f} tokens a day, "
+            f"WORLDMEM_CURATOR_QUOTA_TOKENS_PER_DAY); waiting turns are curated in about {minutes} min.")

@@ -1,6 +1,8 @@
 """The curator's runtime in the API process: which path a turn takes, and the catch-up reconciler.
 
 - No model configured: no runtime (turns wait; curatorStatus says how to configure one).
+- A model from the settings is checked at start (curator.check; again while it fails); when it answers,
+  every waiting chat is curated at once (`watch`), so nothing waits for the catch-up's interval.
 - WORLDMEM_TEMPORAL_ADDRESS unset: the inline runtime (curator.inline) debounces and curates in-process.
 - Set: each turn is signalled to the chat's workflow on Temporal (signal-with-start). Temporal is a soft
   dependency: when it cannot be reached (at start or for one signal) the turn takes the inline path.
@@ -23,7 +25,9 @@ from temporalio.client import Client
 from temporalio.service import RPCError
 
 from curator.batch import RunReport
-from curator.extract import ModelNotConfigured, build_model
+from curator.check import build, check
+from curator.extract import model_label
+from curator.health import ModelHealth
 from curator.inline import InlineRuntime
 from curator.pipeline import Curator
 from curator.turns import lagging_chats
@@ -116,21 +120,56 @@ async def start(db: Database, settings: Settings, model: Model | None) -> Runtim
     return runtime
 
 
-@asynccontextmanager
-async def running(db: Database, settings: Settings, model: Model | None) -> AsyncIterator[Runtime | None]:
-    """The runtime and its reconciler for the app's lifetime (None when no model is configured)."""
-    if model is None:
+async def watch(runtime: Runtime, model: Model, health: ModelHealth) -> None:
+    """Check the model; once it answers, curate every waiting chat at once (turns stored while there was no
+    working model wait no longer than this). While it fails, check again every `curator_recheck_s`."""
+    settings = runtime.settings
+    while True:
         try:
-            model = build_model(settings)
-        except ModelNotConfigured:
-            log.exception("the curator stays off")
+            result = await check(settings, model)
+        except Exception:  # a bug in the check must not end the watch: the backlog would wait for the catch-up
+            log.exception("curator model check crashed")
+            await asyncio.sleep(settings.curator_recheck_s)
+            continue
+        health.record(result)
+        if result.ok:
+            log.info("curator model %s answered in %.1f s (output mode %s)", result.model, result.seconds,
+                     result.mode)
+            await runtime.catch_up(timedelta(0))
+            return
+        log.warning("curator model check failed (%s): %s. What to change: %s", result.kind,
+                    result.problem["en"], result.fix.get("en", ""))
+        await asyncio.sleep(settings.curator_recheck_s)
+
+
+@asynccontextmanager
+async def running(db: Database, settings: Settings, model: Model | None,
+                  health: ModelHealth | None = None) -> AsyncIterator[Runtime | None]:
+    """The runtime, its reconciler and its model's check for the app's lifetime (None when no model is
+    configured or the configured one cannot be built; `health` then says why)."""
+    health = health if health is not None else ModelHealth()
+    given = model is not None
+    if model is None:
+        model, failed = build(settings)
+        if failed is not None:
+            health.record(failed)
+            if failed.kind != "not_configured":
+                log.warning("the curator stays off: %s. What to change: %s", failed.problem["en"],
+                            failed.fix.get("en", ""))
+    if model is not None:  # trusted unchecked: a model handed to the app, or the start check turned off
+        health.label, health.given = model_label(model), given or not settings.curator_check_on_start
     runtime = await start(db, settings, model)
     if runtime is None:
         yield None
         return
-    reconciler = asyncio.get_running_loop().create_task(runtime.reconcile_forever())
+    assert model is not None  # start() made a runtime
+    loop = asyncio.get_running_loop()
+    tasks = [loop.create_task(runtime.reconcile_forever())]
+    if not health.given:
+        tasks.append(loop.create_task(watch(runtime, model, health)))
     try:
         yield runtime
     finally:
-        reconciler.cancel()
+        for task in tasks:
+            task.cancel()
         await runtime.stop()

@@ -24,6 +24,7 @@ class UsageRecord(BaseModel):
     output_tokens: int
     trigger_source: str
     recorded_at: datetime
+    turns: int = 0
 
 
 class UsageReport(BaseModel):
@@ -31,24 +32,28 @@ class UsageReport(BaseModel):
     calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    turns: int = Field(default=0, description="Chat turns the calls read (calls that know their turns)")
+    input_per_turn: float | None = None
+    output_per_turn: float | None = None
     records: list[UsageRecord] = Field(default_factory=list, description="Newest first, at most the limit")
 
 
 def record_usage(conn: psycopg.Connection[dict[str, Any]], owner: str, run_id: str, model: str,
-                 input_tokens: int, output_tokens: int, trigger_source: str) -> UsageRecord:
+                 input_tokens: int, output_tokens: int, trigger_source: str, turns: int = 0) -> UsageRecord:
     """Record one LLM call in the caller's transaction of `owner` (the row policy refuses any other owner).
 
     Counts the tokens in the Prometheus metrics too, once the row is written.
     """
-    if input_tokens < 0 or output_tokens < 0:
-        raise BadInput("token counts must not be negative")
+    if input_tokens < 0 or output_tokens < 0 or turns < 0:
+        raise BadInput("token and turn counts must not be negative")
     row = conn.execute(load("curator_usage_insert"), {
         "owner": owner, "run_id": run_id, "model": model, "input_tokens": input_tokens,
-        "output_tokens": output_tokens, "trigger_source": trigger_source}).fetchone()
+        "output_tokens": output_tokens, "trigger_source": trigger_source, "turns": turns}).fetchone()
     assert row is not None
     metrics.count_tokens(input_tokens, output_tokens)
     return UsageRecord(id=str(row["id"]), run_id=run_id, model=model, input_tokens=input_tokens,
-                       output_tokens=output_tokens, trigger_source=trigger_source, recorded_at=row["recorded_at"])
+                       output_tokens=output_tokens, trigger_source=trigger_source, recorded_at=row["recorded_at"],
+                       turns=turns)
 
 
 def usage_since(db: Database, owner: str, since: datetime, limit: int = 100) -> UsageReport:
@@ -58,6 +63,13 @@ def usage_since(db: Database, owner: str, since: datetime, limit: int = 100) -> 
         totals = conn.execute(load("curator_usage_totals"), {"since": since}).fetchone()
         rows = conn.execute(load("curator_usage_since"), {"since": since, "limit": limit}).fetchall()
     assert totals is not None
+    turns = totals["turns"]
     return UsageReport(since=since, calls=totals["calls"], input_tokens=totals["input_tokens"],
-                       output_tokens=totals["output_tokens"],
+                       output_tokens=totals["output_tokens"], turns=turns,
+                       input_per_turn=per_turn(totals["counted_input_tokens"], turns),
+                       output_per_turn=per_turn(totals["counted_output_tokens"], turns),
                        records=[UsageRecord(**{**r, "id": str(r["id"])}) for r in rows])
+
+
+def per_turn(tokens: int, turns: int) -> float | None:
+    return round(tokens / turns, 1) if turns else None

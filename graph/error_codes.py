@@ -228,6 +228,6 @@ def category(code: str) -> Category:
 
 
 def caller_must_fix(code: str) -> bool:
-    """True when the caller has to change its request (input, state or permission), False when memory
-    itself could not answer (retry later, or a bug)."""
-    return category(code) in (Category.INPUT, Category.STATE, Category.AUTH) and code != ErrorCode.UNAUTHENTICATED
+    """True when the caller has to change its request (input, state, permission or its token), False when
+    memory itself could not answer (retry later, or a bug)."""
+    return category(code) in (Category.INPUT, Category.STATE, Category.AUTH)

@@ -65,6 +65,17 @@ class Settings(BaseSettings):
     curator_api_key: str | None = Field(default=None, description="API key for curator_base_url, if it needs one.")
     curator_model_name: str = Field(default="llama3.1", description="Model name at curator_base_url.")
     curator_timeout_s: float = Field(default=60.0, description="One curator LLM call longer than this fails.")
+    curator_output_mode: Literal["auto", "tool", "native", "prompted"] = Field(
+        default="auto", description="How the curator asks for structured output: tool calls, a JSON-schema "
+        "response format (native), JSON asked for in the prompt, or auto (tool, then native, then prompted, "
+        "moving on when the server refuses one).")
+    curator_check_timeout_s: float = Field(
+        default=30.0, gt=0, description="The model check (at start, `worldmem curator check`) waits this long.")
+    curator_check_on_start: bool = Field(
+        default=True, description="Check the model when the server and worker start (one call with the output "
+        "schema, a few thousand tokens); off: the model is trusted until a curator call fails.")
+    curator_recheck_s: float = Field(
+        default=60.0, gt=0, description="While the model check fails, the server checks again this often.")
     curator_debounce_s: float = Field(default=30.0, description="Curate a chat after this much inactivity...")
     curator_debounce_turns: int = Field(default=5, description="...or after this many new turns.")
     curator_max_turns: int = Field(default=20, description="Un-curated turns one curator run reads at most.")

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from curator import runtime as curator_runtime
+from curator.health import ModelHealth
 from curator.turns import NO_LISTENER, TurnListener
 from graph.error_codes import ErrorCode
 from graph.finder import query_vectors
@@ -79,7 +80,9 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             if turn_listener is not None:
                 yield
                 return
-            runtime = await stack.enter_async_context(curator_runtime.running(database, settings, curator_model))
+            health = app.state.curator_health = ModelHealth()
+            runtime = await stack.enter_async_context(curator_runtime.running(database, settings, curator_model,
+                                                                              health))
             app.state.curator = runtime
             app.state.turn_listener = runtime or NO_LISTENER
             yield

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from graphql import (
     FieldNode,
@@ -40,6 +40,9 @@ from graph.platform.db import Database
 from graph.settings import Settings
 from resolvers.fairness import OwnerGates, offload, request_budget
 
+if TYPE_CHECKING:
+    from curator.health import ModelHealth
+
 log = logging.getLogger("worldmem.graphql")
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -51,7 +54,8 @@ MAX_INTROSPECTION_CHARS = 20_000  # GraphiQL's introspection query is ~2 kB; par
 class Context(BaseContext):
     def __init__(self, database: Database, settings: Settings, principal: Principal | None,
                  auth_error: WorldmemError | None = None, turn_listener: TurnListener = NO_LISTENER,
-                 gates: OwnerGates | None = None, tokens: TokenCache | None = None) -> None:
+                 gates: OwnerGates | None = None, tokens: TokenCache | None = None,
+                 curator_health: ModelHealth | None = None) -> None:
         super().__init__()
         self.database = database
         self.settings = settings
@@ -59,6 +63,7 @@ class Context(BaseContext):
         self.auth_error = auth_error
         # Told after each stored chat turn (the curator's debounce runtime); app.state.turn_listener.
         self.turn_listener = turn_listener
+        self.curator_health = curator_health  # the last check of the curator model (app.state.curator_health)
         self.gates = gates  # each owner's share of the database (resolvers.fairness)
         # The bearer token and the cache that verified it: a long-lived WebSocket checks the token again
         # while it lives (resolvers.live), so a revocation ends it.
@@ -100,7 +105,8 @@ def context_getter(database: Database, settings: Settings,
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
             found = tokens.cached(token) or await run_in_threadpool(tokens.authenticate, database, token)
-            ctx = Context(database, settings, found, turn_listener=listener, gates=gates, tokens=tokens)
+            ctx = Context(database, settings, found, turn_listener=listener, gates=gates, tokens=tokens,
+                          curator_health=getattr(request.app.state, "curator_health", None))
             ctx.token = token
             return ctx
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down

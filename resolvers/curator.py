@@ -19,6 +19,9 @@ from curator import prefilter, quota, usage
 from curator import status as st
 from curator import turns as t
 from curator.mentions import known_names
+from curator.pipeline import OUTPUT_ESTIMATE
+from curator.prompt import SYSTEM_PROMPT
+from graph.agent.render import approx_tokens
 from graph.errors import BadInput
 from resolvers.context import blocking, database, principal
 from resolvers.curator_types import (
@@ -33,6 +36,11 @@ from resolvers.curator_types import (
 )
 
 log = logging.getLogger("worldmem.curator")
+
+
+def smallest_call() -> float:
+    """Tokens the quota reserves for a call with an empty prompt: a bucket below this pays for none."""
+    return approx_tokens(SYSTEM_PROMPT) + OUTPUT_ESTIMATE
 
 
 def _turn_in(**fields: Any) -> t.TurnIn:
@@ -64,18 +72,22 @@ async def _record(info: Info[Any, Any], turn: t.TurnIn) -> ChatTurn:
 
 @strawberry.type
 class CuratorQuery:
-    @strawberry.field(description="How far the curator has read a chat (backlog, watermark) and whether a "
-                                  "model is configured; `language` en or de for the message")
+    @strawberry.field(description="How far the curator has read a chat (backlog, watermark) and whether its "
+                                  "model answers; `language` en or de for the messages")
     async def curator_status(self, info: Info[Any, Any], chat_id: str, language: str = "en") -> CuratorStatus:
         lang = st.language(language)
-        settings = info.context.settings
-        model = settings.curator_model or (f"openai-compatible:{settings.curator_model_name}"
-                                           if settings.curator_base_url else None)
-        s = await blocking(st.chat_status, database(info), principal(info).owner, chat_id, model)
+        view = st.model_view(info.context.settings, getattr(info.context, "curator_health", None))
+        owner, db = principal(info).owner, database(info)
+        s = await blocking(st.chat_status, db, owner, chat_id, view)
+        said = st.message(s, lang)
+        if s.backlog and s.model_configured:  # a working model that may not be paid for
+            bucket = await blocking(quota.bucket, db, owner, settings=info.context.settings)
+            said = " ".join(filter(None, [said, quota.used_up(bucket, smallest_call(), lang)]))
         return CuratorStatus(chat_id=s.chat_id, backlog=s.backlog, explicit_backlog=s.explicit_backlog,
                              watermark=s.watermark, last_seq=s.last_seq, last_turn_at=s.last_turn_at,
                              model_configured=s.model_configured, model=s.model,
-                             how_to_configure=st.how_to_configure(s, lang), message=st.message(s, lang))
+                             how_to_configure=st.how_to_configure(s, lang), message=said,
+                             model_problem=st.model_problem(s, lang), model_checked_at=view.checked_at)
 
     @strawberry.field(description="The prefilter's decision for one user turn, with its reasons (names of the "
                                   "owner's entities count as mentions; `chatId` adds that chat's aliases)")
@@ -87,19 +99,23 @@ class CuratorQuery:
         decision = prefilter.decide(text, known_names=names)
         return PrefilterDecision(trigger=decision.trigger, reasons=list(decision.reasons))
 
-    @strawberry.field(description="The curator's LLM calls since `since` (tokens, models, run ids) and the "
-                                  "owner's quota now")
-    async def curator_usage(self, info: Info[Any, Any], since: datetime, limit: int = 100) -> CuratorUsage:
+    @strawberry.field(description="The curator's LLM calls since `since` (tokens, models, run ids, tokens per "
+                                  "turn) and the owner's quota now; `language` en or de for its note")
+    async def curator_usage(self, info: Info[Any, Any], since: datetime, limit: int = 100,
+                            language: str = "en") -> CuratorUsage:
+        lang = st.language(language)
         owner, db = principal(info).owner, database(info)
         report = await blocking(usage.usage_since, db, owner, since, limit)
         bucket = await blocking(quota.bucket, db, owner, settings=info.context.settings)
         return CuratorUsage(
             since=report.since, calls=report.calls, input_tokens=report.input_tokens,
-            output_tokens=report.output_tokens,
+            output_tokens=report.output_tokens, turns=report.turns, input_tokens_per_turn=report.input_per_turn,
+            output_tokens_per_turn=report.output_per_turn,
             records=[UsageRecord(id=strawberry.ID(r.id), run_id=r.run_id, model=r.model, input_tokens=r.input_tokens,
                                  output_tokens=r.output_tokens, trigger_source=r.trigger_source,
-                                 recorded_at=r.recorded_at) for r in report.records],
-            quota=CuratorQuota(level=bucket.level, capacity=bucket.capacity, per_day=bucket.per_day))
+                                 recorded_at=r.recorded_at, turns=r.turns) for r in report.records],
+            quota=CuratorQuota(level=bucket.level, capacity=bucket.capacity, per_day=bucket.per_day,
+                               used_up=quota.used_up(bucket, smallest_call(), lang)))
 
 
 @strawberry.type

@@ -74,11 +74,16 @@ class CuratorStatus:
     watermark: int = strawberry.field(description="Turns up to this seq are curated")
     last_seq: int = strawberry.field(description="The chat's latest turn (0: none yet)")
     last_turn_at: datetime | None
-    model_configured: bool
+    model_configured: bool = strawberry.field(
+        description="A model is configured and answered its check (false while it is checked or failing)")
     model: str | None = strawberry.field(description="The configured curator model, if any")
     how_to_configure: str | None = strawberry.field(
-        description="When no model is configured: how to configure one (null otherwise)")
+        description="When the model is missing or failing: what to change (null otherwise)")
     message: str = strawberry.field(description="The status in one sentence, for the owner")
+    model_problem: str | None = strawberry.field(
+        default=None, description="Why the configured model cannot answer, from its last check (null: none)")
+    model_checked_at: datetime | None = strawberry.field(
+        default=None, description="When the model was last checked (null: not checked)")
 
 
 @strawberry.type(description="The prefilter's decision for one turn: whether it may hold anything durable, and why")
@@ -97,6 +102,7 @@ class UsageRecord:
     output_tokens: int
     trigger_source: str
     recorded_at: datetime
+    turns: int = strawberry.field(default=0, description="Chat turns the call read (0: not known)")
 
 
 @strawberry.type(description="The owner's token bucket for curator LLM calls")
@@ -104,6 +110,9 @@ class CuratorQuota:
     level: float = strawberry.field(description="Tokens available now")
     capacity: float = strawberry.field(description="Most tokens the bucket holds (WORLDMEM_CURATOR_QUOTA_BURST)")
     per_day: float = strawberry.field(description="Refill per day (WORLDMEM_CURATOR_QUOTA_TOKENS_PER_DAY)")
+    used_up: str | None = strawberry.field(
+        default=None, description="When the bucket cannot pay for the smallest call: what that means and when "
+                                  "waiting turns are curated (null otherwise); in the query's `language`")
 
 
 @strawberry.type(description="What the curator's LLM calls cost since a time")
@@ -114,3 +123,8 @@ class CuratorUsage:
     output_tokens: int
     records: list[UsageRecord] = strawberry.field(description="Newest first, at most `limit`")
     quota: CuratorQuota
+    turns: int = strawberry.field(default=0, description="Chat turns the calls read (calls that know it)")
+    input_tokens_per_turn: float | None = strawberry.field(
+        default=None, description="Input tokens per chat turn read (null: no turns known)")
+    output_tokens_per_turn: float | None = strawberry.field(
+        default=None, description="Output tokens per chat turn read (null: no turns known)")

@@ -1,5 +1,10 @@
 """A small local HTTP server speaking the OpenAI chat-completions protocol (loopback only), for the curator's
-real provider path: pydantic-ai's OpenAI model talks to it over HTTP exactly as to a hosted model."""
+real provider path: pydantic-ai's OpenAI model talks to it over HTTP exactly as to a hosted model.
+
+Besides answering, it can misbehave the ways real servers do: refuse every request with one HTTP status
+(`status`: 401 for a wrong key), support only some output modes (`modes`: a small local model without tool
+calls answers 400 to a request with tools, as Ollama does), answer prose whatever was asked (`prose`), or
+hang (`delays`)."""
 
 from __future__ import annotations
 
@@ -12,6 +17,19 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+ALL_MODES = frozenset({"tool", "native", "prompted"})
+REFUSALS = {"tool": "this model does not support tools",
+            "native": "response_format json_schema is not supported by this model"}
+
+
+def requested_mode(body: dict[str, Any]) -> str:
+    """Which output mode a request uses: tools (tool), a JSON schema response format (native), or neither."""
+    if body.get("tools"):
+        return "tool"
+    if (body.get("response_format") or {}).get("type") == "json_schema":
+        return "native"
+    return "prompted"
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -23,36 +41,60 @@ class Refusal:
 
 @dataclass
 class FakeOpenAI:
-    """Answers (dicts become the output tool's arguments) in order, then empty proposals; `delays` in seconds
-    before the n-th answer (a hanging model); `requests` keeps every request body."""
+    """Answers (dicts become the output's JSON) in order, then empty proposals; `delays` in seconds before the
+    n-th answer (a hanging model); `requests` keeps every request body, `modes_seen` the mode of each."""
 
     answers: list[Any] = field(default_factory=list)
     delays: dict[int, float] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
+    modes: frozenset[str] = ALL_MODES
+    status: int | None = None
+    prose: frozenset[str] = frozenset()  # the modes it answers in prose, ignoring the tools or schema asked for
     paths: list[str] = field(default_factory=list)  # each request's path: which base URL (which client) asked
     url: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def respond(self, body: dict[str, Any]) -> dict[str, Any] | Refusal:
+    @property
+    def modes_seen(self) -> list[str]:
+        return [requested_mode(body) for body in self.requests]
+
+    def respond(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self._lock:
             self.requests.append(body)
             n = len(self.requests)
+        if self.status is not None:
+            said = {401: "Incorrect API key provided",  # what OpenAI says; Ollama's words for a 404 below
+                    404: f'model "{body.get("model")}" not found, try pulling it first'}
+            return self.status, _error(self.status, said.get(self.status, "refused"))
+        mode = requested_mode(body)
+        if mode not in self.modes and mode in REFUSALS:
+            return 400, _error(400, REFUSALS[mode])
+        with self._lock:
             answer = self.answers.pop(0) if self.answers else {"operations": []}
         if isinstance(answer, Refusal):
-            return answer
+            return answer.status, answer.body
         if callable(answer):
             answer = answer(json.dumps(body["messages"], ensure_ascii=False))
         time.sleep(self.delays.get(n, 0.0))
-        tool = body["tools"][0]["function"]["name"]
-        arguments = answer if isinstance(answer, str) else json.dumps(answer)
-        return {
+        text = answer if isinstance(answer, str) else json.dumps(answer)
+        if mode in self.prose:
+            message: dict[str, Any] = {"role": "assistant", "content": "Sure! I will remember that for you."}
+        elif mode == "tool":
+            message = {"role": "assistant", "content": None, "tool_calls": [{
+                "id": f"call_{n}", "type": "function",
+                "function": {"name": body["tools"][0]["function"]["name"], "arguments": text}}]}
+        else:
+            message = {"role": "assistant", "content": text}
+        return 200, {
             "id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()), "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-                "role": "assistant", "content": None,
-                "tool_calls": [{"id": f"call_{n}", "type": "function",
-                                "function": {"name": tool, "arguments": arguments}}]}}],
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if "tool_calls" in message else "stop"}],
             "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
         }
+
+
+def _error(status: int, text: str) -> dict[str, Any]:
+    return {"error": {"message": text, "type": "invalid_request_error", "code": str(status)}}
 
 
 @contextmanager
@@ -61,20 +103,25 @@ def serve(fake: FakeOpenAI) -> Iterator[FakeOpenAI]:
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             fake.paths.append(self.path)
+            if not self.path.startswith("/v1/"):
+                self.send_error(404)  # a base URL without /v1: the server has no such path
+                return
             if not self.path.endswith("/chat/completions"):
                 self.send_error(404)
                 return
             try:
-                answer = fake.respond(body)
+                status, answer = fake.respond(body)
             except BrokenPipeError:
                 return
-            status, payload = (answer.status, answer.body) if isinstance(answer, Refusal) else (200, answer)
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            data = json.dumps(answer).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting (a slow model)
+                return
 
         def log_message(self, format: str, *args: Any) -> None:
             return

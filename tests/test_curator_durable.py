@@ -155,7 +155,9 @@ def fake_llm() -> Iterator[FakeOpenAI]:
 def worker_process(tsettings: Settings, fake: FakeOpenAI) -> subprocess.Popen[bytes]:
     env = {**os.environ, "WORLDMEM_DB_NAME": TEST_DB, "WORLDMEM_TEMPORAL_ADDRESS": tsettings.temporal_address or "",
            "WORLDMEM_TEMPORAL_TASK_QUEUE": tsettings.temporal_task_queue, "WORLDMEM_CURATOR_BASE_URL": fake.url,
-           "WORLDMEM_CURATOR_MODEL_NAME": "fake", "WORLDMEM_CURATOR_TIMEOUT_S": "60"}
+           "WORLDMEM_CURATOR_MODEL_NAME": "fake", "WORLDMEM_CURATOR_TIMEOUT_S": "60",
+           # the start check's call would count among the curator calls this file counts (tests/test_curator_check.py)
+           "WORLDMEM_CURATOR_CHECK_ON_START": "false"}
     return subprocess.Popen([sys.executable, "-m", "cli.main", "worker"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
 

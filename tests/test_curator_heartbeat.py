@@ -34,7 +34,7 @@ def worker_process(settings: Settings, fake: FakeOpenAI, name: str) -> subproces
     env = {**os.environ, "WORLDMEM_DB_NAME": TEST_DB, "WORLDMEM_TEMPORAL_ADDRESS": settings.temporal_address or "",
            "WORLDMEM_TEMPORAL_TASK_QUEUE": settings.temporal_task_queue,
            "WORLDMEM_CURATOR_BASE_URL": f"{fake.url}/{name}", "WORLDMEM_CURATOR_MODEL_NAME": "fake",
-           "WORLDMEM_CURATOR_TIMEOUT_S": "100"}
+           "WORLDMEM_CURATOR_TIMEOUT_S": "100", "WORLDMEM_CURATOR_CHECK_ON_START": "false"}
     return subprocess.Popen([sys.executable, "-m", "cli.main", "worker"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
 

@@ -198,6 +198,7 @@ def test_status_without_a_model_says_how_to_configure(client: TestClient, make_t
     en = gql(client, token, STATUS, {"chat": c})["data"]["curatorStatus"]
     assert not en["modelConfigured"] and en["backlog"] == 1
     assert "WORLDMEM_CURATOR_MODEL" in en["howToConfigure"] and "1 turn is waiting" in en["message"]
+    assert "WORLDMEM_CURATOR_BASE_URL=http://HOST:PORT/v1" in en["howToConfigure"]  # local servers too
     de = gql(client, token, STATUS, {"chat": c, "lang": "de"})["data"]["curatorStatus"]
     assert "WORLDMEM_CURATOR_MODEL" in de["message"] and "1 Nachricht wartet" in de["message"]
     empty = gql(client, token, STATUS, {"chat": "never-used"})["data"]["curatorStatus"]

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime
 
 from curator.extract import build_model
 from curator.pipeline import Curator
+from curator.usage import usage_since
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.settings import Settings
@@ -40,3 +42,5 @@ def test_curator_through_an_openai_compatible_server(db: Database, settings: Set
     again = json.dumps(retry["messages"])
     assert "Your previous answer was rejected" in again and "{broken" not in again
     assert len(retry["messages"]) == len(first["messages"])
+    spent = usage_since(db, owner, datetime(2020, 1, 1, tzinfo=UTC))  # two answers of 100 in, 20 out; one turn
+    assert (spent.calls, spent.turns, spent.input_per_turn, spent.output_per_turn) == (1, 1, 200.0, 40.0)

@@ -133,3 +133,32 @@ def test_prefilter_decision_over_graphql(client: TestClient, make_token: MakeTok
     for chat in ("c2", None):  # another chat's alias is no mention here
         assert not gql(client, token, DECIDE, {"text": "Brummi schon wieder.", "chat": chat})["data"][
             "prefilterDecision"]["trigger"]
+
+
+PER_TURN = """query($since: DateTime!, $lang: String!) { curatorUsage(since: $since, language: $lang) {
+  turns inputTokensPerTurn outputTokensPerTurn records { turns } quota { level usedUp } } }"""
+
+
+def test_tokens_per_turn_over_graphql(client: TestClient, make_token: MakeToken, db: Database,  # noqa: F811
+                                      owner: str) -> None:
+    with db.owner_tx(owner) as conn:
+        usage.record_usage(conn, owner, "run-p", "test:model", 1000, 200, "curator", turns=4)
+        usage.record_usage(conn, owner, "run-q", "test:model", 500, 100, "curator", turns=1)
+        usage.record_usage(conn, owner, "run-old", "test:model", 900, 900, "curator")  # turns unknown: left out
+    got = gql(client, make_token(), PER_TURN, {"since": "2026-01-01T00:00:00Z", "lang": "en"})["data"]["curatorUsage"]
+    assert (got["turns"], got["inputTokensPerTurn"], got["outputTokensPerTurn"]) == (5, 300.0, 60.0)
+    assert sorted(r["turns"] for r in got["records"]) == [0, 1, 4]
+    assert got["quota"]["usedUp"] is None
+
+
+def test_a_used_up_budget_says_so_and_when(db: Database, owner: str, settings: Settings) -> None:
+    s = limits(settings, burst=5000, per_day=14_400)  # 10 tokens a minute
+    assert quota.try_spend(db, owner, 5000, settings=s)
+    bucket = quota.bucket(db, owner, settings=s)
+    en, de = quota.used_up(bucket, 2000, "en"), quota.used_up(bucket, 2000, "de")
+    assert en is not None and "used up" in en and "WORLDMEM_CURATOR_QUOTA_TOKENS_PER_DAY" in en
+    assert de is not None and "aufgebraucht" in de and "14.400 Tokens pro Tag" in de
+    assert "in about 200 min" in en or "in about 199 min" in en
+    assert quota.used_up(quota.bucket(db, f"fresh-{owner}", settings=s), 2000, "en") is None
+    never = quota.Bucket(level=0, capacity=10, per_day=0)
+    assert "does not refill" in (quota.used_up(never, 1, "en") or "")

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
+import pytest
 
 from graph.age.doctor import check
 from graph.ledger.committer import commit_proposal
@@ -114,3 +115,11 @@ def test_doctor_compares_what_traversal_reads_of_an_entity(db: Database, test_db
             if value == forged:
                 assert problems and all(p.startswith("entities:") for p in problems), (prop, problems)
     assert not [p for p in check(test_db_url).problems if owner in p]
+
+
+def test_the_command_names_the_age_version_once(test_db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    main(["doctor", "--url", test_db_url])
+    printed = capsys.readouterr().out.splitlines()
+    assert [line for line in printed if "AGE" in line] == [printed[0]] and "pgvector" in printed[0]

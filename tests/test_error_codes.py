@@ -86,11 +86,16 @@ def test_the_client_tells_the_model_to_fix_its_input(code: str) -> None:
     assert _client_raises(code) is ToolInputError
 
 
-@pytest.mark.parametrize("code", ["INTERNAL", "UNAVAILABLE", "UNAUTHENTICATED", "CONSOLE_TIMEOUT", "CONSOLE_BUSY",
-                                  "NO_SUCH_CODE"])
+@pytest.mark.parametrize("code", ["INTERNAL", "UNAVAILABLE", "CONSOLE_TIMEOUT", "CONSOLE_BUSY", "NO_SUCH_CODE"])
 def test_the_client_says_memory_is_unavailable(code: str) -> None:
     assert not caller_must_fix(code)
     assert _client_raises(code) is MemoryUnavailable
+
+
+def test_a_refused_token_is_the_callers_to_fix_but_not_the_models() -> None:
+    """The integrator must fix its token (callerMustFix); the model retrying its call cannot."""
+    assert caller_must_fix("UNAUTHENTICATED")
+    assert _client_raises("UNAUTHENTICATED") is MemoryUnavailable
 
 
 def test_categories_cover_the_codes_the_client_once_missed() -> None:

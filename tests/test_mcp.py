@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ READ_TOOLS = {"find_entity", "get_entity", "recall_facts_about", "get_fact_histo
               "state_as_known_at", "effects_of", "explain_change", "search_world_memory", "world_context"}
 TOOLS = READ_TOOLS | {"export_conventions", "record_build_result"}
 CODING = {"message": "run the tests", "scope": "repo:home-agent"}
+DAY = date(2026, 11, 20)
 
 
 def command(*args: str) -> list[str]:
@@ -69,6 +70,11 @@ async def stdio_session(url: str, token_: str) -> dict[str, Any]:
                                                                 "status": "passed", "summary": "wheel built"})
         after = await session.call_tool("world_context", CODING)
         naive = await session.call_tool("state_at", {"ref": "pet:luna", "valid_time": "2026-01-01T00:00:00"})
+        # what GraphQL takes too: a date alone (midnight UTC), or no time at all (now)
+        day = await session.call_tool("state_at", {"ref": "pet:luna", "valid_time": DAY.isoformat()})
+        now = await session.call_tool("state_at", {"ref": "pet:luna"})
+        known_on = await session.call_tool("state_as_known_at", {"ref": "pet:luna",
+                                                                 "system_time": DAY.isoformat()})
         missing = await session.call_tool("get_entity", {})
         unnamed = await session.call_tool("explain_change", {})  # refused by the GraphQL server
         not_repo = await session.call_tool("export_conventions", {"repo": "pet:luna"})
@@ -77,26 +83,34 @@ async def stdio_session(url: str, token_: str) -> dict[str, Any]:
         deploy = await session.call_tool("record_build_result", {"repo": "repo:home-agent", "kind": "deploy",
                                                                  "status": "passed"})
         return {"tools": listed.tools, "reads": reads, "export": export, "build": build, "after": after,
-                "naive": naive, "missing": missing, "unnamed": unnamed, "not_repo": not_repo, "log": log,
+                "naive": naive, "day": day, "now": now, "known_on": known_on,
+                "missing": missing, "unnamed": unnamed, "not_repo": not_repo, "log": log,
                 "deploy": deploy}
 
 
 async def direct(url: str, token_: str) -> tuple[list[str], str]:
-    """The same reads through the GraphQL client (the same method names and arguments) and the export."""
+    """The same reads through the GraphQL client (the same method names and arguments) and the export,
+    then state_at and state_as_known_at at midnight UTC of DAY and state_at now."""
     async with WorldmemClient(url, token_) as memory:
         texts = []
         for name, args in READS:
             typed = {k: datetime.fromisoformat(v) if k.endswith("_time") else v for k, v in args.items()}
             texts.append(await getattr(memory, name)(**typed))
+        midnight = datetime.combine(DAY, datetime.min.time(), UTC)
+        texts += [await memory.state_at("pet:luna", midnight), await memory.state_at("pet:luna"),
+                  await memory.state_as_known_at("pet:luna", midnight)]
         return texts, await memory.export_conventions("repo:home-agent")
 
 
 def test_stdio_lists_and_calls_every_tool_with_the_graphql_texts(server: str, coding_token: str) -> None:  # noqa: F811
     expected, exported = asyncio.run(direct(server, coding_token))  # before the session records a build
+    *expected, at_midnight, at_now, known_at_midnight = expected
     out = asyncio.run(stdio_session(server, coding_token))
     assert {t.name for t in out["tools"]} == TOOLS
     state_at = next(t for t in out["tools"] if t.name == "state_at")
-    assert state_at.input_schema["required"] == ["ref", "valid_time"] and state_at.description
+    assert state_at.input_schema["required"] == ["ref"] and state_at.description
+    assert text(out["day"]) == at_midnight and text(out["known_on"]) == known_at_midnight
+    assert text(out["now"]) == at_now and not out["now"].is_error
     assert all(t.description for t in out["tools"])
 
     reads: list[CallToolResult] = out["reads"]

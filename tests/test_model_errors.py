@@ -96,7 +96,7 @@ def keyed_app(settings: Settings, app_db_url: str) -> Iterator[tuple[TestClient,
     with serve(FakeOpenAI()) as fake:
         configured = settings.model_copy(update={
             "curator_base_url": fake.url, "curator_model_name": "gpt-4o", "curator_api_key": SERVER_KEY,
-            "curator_debounce_s": 1.0, "curator_catchup_s": 3600})
+            "curator_debounce_s": 1.0, "curator_catchup_s": 3600, "curator_check_on_start": False})
         with TestClient(create_app(configured, database_url=app_db_url), raise_server_exceptions=False) as client:
             yield client, fake
 

@@ -97,6 +97,16 @@ try {
     await page.getByTestId('token').fill(TOKEN)
     await page.keyboard.press('Enter')
     await page.getByTestId('search').waitFor()
+    // the first page says what is there: counts, the review queue, the best-connected entities, searches to try
+    const summary = await page.getByTestId('welcome-summary').innerText()
+    assert(/Im Gedächtnis: \d+ Entitäten, \d+ Beziehungen/.test(summary) && /Prüfung/.test(summary), `welcome: ${summary}`)
+    assert((await page.getByTestId('welcome-entities').getByRole('link').count()) > 0, 'no entities on the first page')
+    assert((await page.getByTestId('welcome-examples').getByRole('link').count()) > 0, 'no example searches')
+    await page.screenshot({ path: join(SHOTS, 'welcome.png'), fullPage: true })
+    await axe('welcome')
+    const icon = await fetch(new URL('favicon.ico', BASE))
+    assert(icon.status === 200 && (icon.headers.get('content-type') ?? '').startsWith('image/'),
+      `/favicon.ico answered ${icon.status} ${icon.headers.get('content-type')}`)
   })
 
   await scenario('find "Luni" with the keyboard and open pet:luna', async () => {
@@ -105,6 +115,8 @@ try {
     await page.keyboard.press('Enter')
     const link = page.getByTestId('matches').getByRole('link', { name: /Luna/ })
     await link.waitFor()
+    const hit = await page.getByTestId('matches').locator('li').first().innerText()
+    assert(hit.includes('pet:luna pet') && hit.includes('gefunden über'), `the hit reads: ${hit}`)
     await axe('search')
     await link.focus()
     const t0 = Date.now()
@@ -145,6 +157,8 @@ try {
   await scenario('travel back in valid time: the old feeding time', async () => {
     for (let i = 0; i < 3; i++) await page.getByTestId('back').click()
     assert(page.url().includes('at='), 'the URL does not carry the instant')
+    const typed = await page.getByTestId('instant').inputValue()
+    assert(/^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/.test(typed), `the instant is not written the German way: ${typed}`)
     const v = await waitValues((v) => v.includes('07:00') && !v.includes('08:00'), 'valid time 21 days ago')
     assert(v.includes('18:00'), 'dinner is missing 21 days ago')
     await page.getByRole('button', { name: '+ 7 Tage' }).click()
@@ -202,6 +216,7 @@ try {
     await page.getByTestId('depth').selectOption('2')
     assert(page.url().includes('depth=2'), 'the URL does not carry the depth')
     // past depth 1 only inference-enabled predicates expand, unless named: name owns and works_on
+    assert((await page.getByTestId('depth-note').innerText()).includes('Schlussfolgerungen'), 'depth 2 is not explained')
     await page.getByLabel('owns', { exact: true }).check()
     await page.getByLabel('works_on', { exact: true }).check()
     await page.getByRole('button', { name: 'Anwenden' }).click()
@@ -294,6 +309,44 @@ try {
     await axe('contacts')
     await found.first().getByRole('link', { name: /Jürgen Groß/ }).click()
     await page.getByTestId('entity').getByRole('heading', { name: 'Jürgen Groß' }).waitFor()
+  })
+  await scenario('an unknown ref shows the message and its suggestions as links', async () => {
+    await page.goto(new URL('#/entity/pet:lunaa', BASE).toString())
+    const unknown = page.getByTestId('unknown-ref')
+    await unknown.waitFor()
+    const text = await unknown.innerText()
+    assert(text.includes('pet:lunaa') && !text.includes('[GraphQL]'), `the unknown ref reads: ${text}`)
+    await page.screenshot({ path: join(SHOTS, 'unknown-ref.png'), fullPage: true })
+    await axe('unknown-ref')
+    await unknown.getByRole('link', { name: 'pet:luna', exact: true }).click()
+    await page.getByTestId('entity').getByRole('heading', { name: 'Luna' }).waitFor()
+  })
+
+  await scenario('a phone (390×844): every page fits, the header wraps, "Log out" stays whole', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    const pages = [['search', '#/'], ['entity', '#/entity/pet:luna'], ['graph', '#/entity/pet:luna/graph?depth=2'],
+      ['explore', '#/explore'], ['contacts', '#/contacts'], ['console', '#/console']]
+    results.phone = {}
+    for (const [name, hash] of pages) {
+      await page.goto(new URL(hash, BASE).toString())
+      await page.locator('main h1, main [data-testid=entity]').first().waitFor()
+      await page.waitForTimeout(300) // the canvas and lists settle
+      const fit = await page.evaluate(() => {
+        const header = document.querySelector('header.top')
+        const out = document.querySelector('header.top button.link')
+        const line = out ? parseFloat(getComputedStyle(out).lineHeight) || 20 : 0
+        return { page: document.documentElement.scrollWidth, view: window.innerWidth,
+          header: header ? header.scrollWidth - header.clientWidth : 0,
+          logoutLines: out ? Math.round(out.getBoundingClientRect().height / line) : 0 }
+      })
+      results.phone[name] = fit
+      assert(fit.page <= fit.view, `${name}: the page is ${fit.page} px wide at ${fit.view}`)
+      assert(fit.header <= 0, `${name}: the header overflows by ${fit.header} px`)
+      assert(fit.logoutLines === 1, `${name}: "Log out" takes ${fit.logoutLines} lines`)
+      await page.screenshot({ path: join(SHOTS, `phone-${name}.png`), fullPage: true })
+    }
+    await axe('phone-console')
+    await page.setViewportSize({ width: 1366, height: 860 })
   })
 } finally {
   writeFileSync(join(RESULTS, 'budgets.json'), JSON.stringify(results, null, 2))

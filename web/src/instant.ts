@@ -67,3 +67,31 @@ export function formatMonth(day: string, locale: string): string {
 export function formatPeriod(from: string | null | undefined, to: string | null | undefined, locale: string): string {
   return `${formatDate(from, locale)} – ${to ? formatDate(to, locale) : '…'}`
 }
+
+/** The instant as the explorer's language writes it, in local time: "06.12.2026 14:30" (de) or
+ * "2026-12-06 14:30" (en). The time bar uses a text field in this form instead of the browser's date picker,
+ * which follows the browser's locale, not the app's language. */
+export function toTyped(iso: string | null, locale: string, now: Date = new Date()): string {
+  const d = iso ? new Date(iso) : now
+  const pad = (n: number) => String(n).padStart(2, '0')
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`
+  return locale === 'de'
+    ? `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()} ${time}`
+    : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time}`
+}
+
+const GERMAN = /^(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2}))?$/
+const ISO_LIKE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2}))?$/
+
+/** A typed instant in either form (a date alone is local midnight) as ISO UTC, or null when it is not one. */
+export function fromTyped(value: string): string | null {
+  const text = value.trim()
+  const de = GERMAN.exec(text)
+  const iso = ISO_LIKE.exec(text)
+  const parts = de ? [de[3], de[2], de[1], de[4], de[5]] : iso ? [iso[1], iso[2], iso[3], iso[4], iso[5]] : null
+  if (!parts) return null
+  const [y, mo, d, h, mi] = parts.map((p) => Number(p ?? 0))
+  const at = new Date(y, mo - 1, d, h, mi)
+  const real = at.getFullYear() === y && at.getMonth() === mo - 1 && at.getDate() === d && h < 24 && mi < 60
+  return real ? at.toISOString() : null
+}

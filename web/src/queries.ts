@@ -119,3 +119,12 @@ export const CONTACTS = graphql(`
     contacts(name: $name, limit: 100) { ref name identities { identity namespace value validFrom validTo source } }
   }
 `)
+
+// The first page after login: who the owner is, what memory holds (ranked), and what waits for review.
+export const WELCOME = graphql(`
+  query Welcome {
+    me: findEntity(query: "me", limit: 1) { matches { ref name kind via matched } }
+    globalGraph(limit: 6) { nodes { ref name kind degree } totalNodes totalEdges }
+    pendingReview(limit: 50) { items { kind } }
+  }
+`)

@@ -13,17 +13,30 @@ export default {
   search: {
     heading: 'Was weiß das Gedächtnis?', label: 'Name, Alias oder Begriff', submit: 'Suchen',
     entities: 'Entitäten', facts: 'Fakten', none: 'Nichts gefunden.', ambiguous: 'Mehrdeutig: bitte wählen.',
-    via: 'über',
+    via: 'gefunden über {how}',
+  },
+  via: {
+    ref: 'die Referenz', name: 'den Namen', alias: 'einen Alias', nameInQuery: 'den Namen in der Anfrage',
+    aliasInQuery: 'einen Alias in der Anfrage', similarName: 'einen ähnlichen Namen', similarAlias: 'einen ähnlichen Alias',
+    owner: 'den Owner', text: 'den Text', finder: 'die Volltext- und Vektorsuche', other: 'eine andere Übereinstimmung',
+  },
+  welcome: {
+    summary: 'Im Gedächtnis: {entities} Entitäten, {edges} Beziehungen.', owner: 'Du bist',
+    pending: 'Nichts wartet auf Prüfung. | 1 Eintrag wartet auf Prüfung. | {n} Einträge warten auf Prüfung.',
+    entities: 'Am stärksten vernetzt', degree: 'keine Beziehung | 1 Beziehung | {n} Beziehungen',
+    examples: 'Zum Ausprobieren', empty: 'Das Gedächtnis ist noch leer: nimm ein Gespräch auf (recordTurn) oder lade die Demo (worldmem demo).',
   },
   time: {
     label: 'Zeitpunkt', now: 'Jetzt', valid: 'Was galt am …', system: 'Was wusste der Agent am …',
     expert: 'Systemzeit (Expertenmodus)', back: '− 7 Tage', forward: '+ 7 Tage', showing: 'Ansicht für',
-    current: 'aktuell',
+    current: 'aktuell', format: 'TT.MM.JJJJ HH:MM',
+    invalid: 'Kein gültiger Zeitpunkt: bitte als TT.MM.JJJJ HH:MM eingeben (z. B. 06.12.2026 14:30).',
   },
   entity: {
     facts: 'Fakten', relationships: 'Beziehungen', outgoing: 'Ausgehend', incoming: 'Eingehend',
     aliases: 'Aliase', timeline: 'Ereignisse', noFacts: 'Zu diesem Zeitpunkt ist nichts bekannt.',
     noRelationships: 'Keine Beziehungen.', noEvents: 'Keine Ereignisse.', notFound: 'Unbekannte Entität.',
+    unknown: 'Keine Entität „{ref}“.', didYouMean: 'Meintest du:', searchInstead: 'Stattdessen danach suchen',
     graph: 'Nachbarschaft', provenance: 'Herkunft', hideProvenance: 'Herkunft ausblenden',
     trace: 'Kausalkette', policy: 'Richtlinie', hypothesis: 'Hypothese', scope: 'Geltungsbereich',
     global: 'global', since: 'seit', until: 'bis', recorded: 'erfasst', evidence: 'Beleg', reason: 'Grund',
@@ -34,6 +47,7 @@ export default {
   source: { user: 'vom Nutzer', agent: 'vom Agenten', integration: 'von einer Integration' },
   lifecycle: { active: 'aktiv', pending: 'wartet auf Prüfung', closed: 'abgelöst' },
   graph: {
+    deeper: 'Ab Tiefe 2 folgt die Nachbarschaft nur Prädikaten, für die Schlussfolgerungen aktiviert sind, und den oben gewählten; Tiefe 1 zeigt alle.',
     heading: 'Nachbarschaft von {name}', depth: 'Tiefe', direction: 'Richtung', predicates: 'Prädikate',
     all: 'alle', out: 'ausgehend', in: 'eingehend', both: 'beide', truncated: 'Abgeschnitten: zu viele Kanten.',
     list: 'Als Liste', empty: 'Keine Kanten.', apply: 'Anwenden',

@@ -15,17 +15,30 @@ const en: typeof de = {
   search: {
     heading: 'What does the memory know?', label: 'Name, alias or term', submit: 'Search',
     entities: 'Entities', facts: 'Facts', none: 'Nothing found.', ambiguous: 'Ambiguous: please pick one.',
-    via: 'via',
+    via: 'found by {how}',
+  },
+  via: {
+    ref: 'its ref', name: 'its name', alias: 'an alias', nameInQuery: 'its name in the query',
+    aliasInQuery: 'an alias in the query', similarName: 'a similar name', similarAlias: 'a similar alias',
+    owner: 'the owner', text: 'the text', finder: 'full-text and vector search', other: 'another match',
+  },
+  welcome: {
+    summary: 'In memory: {entities} entities, {edges} relationships.', owner: 'You are',
+    pending: 'Nothing waits for review. | 1 item waits for review. | {n} items wait for review.',
+    entities: 'Best connected', degree: 'no relationship | 1 relationship | {n} relationships',
+    examples: 'Try searching for', empty: 'Memory is still empty: record a conversation (recordTurn) or load the demo (worldmem demo).',
   },
   time: {
     label: 'Instant', now: 'Now', valid: 'What was true on …', system: 'What did the agent know on …',
     expert: 'System time (expert mode)', back: '− 7 days', forward: '+ 7 days', showing: 'Showing',
-    current: 'current',
+    current: 'current', format: 'YYYY-MM-DD HH:MM',
+    invalid: 'Not a valid instant: please type YYYY-MM-DD HH:MM (e.g. 2026-12-06 14:30).',
   },
   entity: {
     facts: 'Facts', relationships: 'Relationships', outgoing: 'Outgoing', incoming: 'Incoming',
     aliases: 'Aliases', timeline: 'Events', noFacts: 'Nothing is known for this instant.',
     noRelationships: 'No relationships.', noEvents: 'No events.', notFound: 'Unknown entity.',
+    unknown: 'No entity “{ref}”.', didYouMean: 'Did you mean:', searchInstead: 'Search for it instead',
     graph: 'Neighbourhood', provenance: 'Provenance', hideProvenance: 'Hide provenance',
     trace: 'Causal trace', policy: 'Policy', hypothesis: 'Hypothesis', scope: 'Scope',
     global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', reason: 'Reason',
@@ -36,6 +49,7 @@ const en: typeof de = {
   source: { user: 'from the user', agent: 'from the agent', integration: 'from an integration' },
   lifecycle: { active: 'active', pending: 'awaiting review', closed: 'superseded' },
   graph: {
+    deeper: 'Past depth 1 the neighbourhood follows only predicates with inference enabled, and the ones picked above; depth 1 shows all.',
     heading: 'Neighbourhood of {name}', depth: 'Depth', direction: 'Direction', predicates: 'Predicates',
     all: 'all', out: 'outgoing', in: 'incoming', both: 'both', truncated: 'Cut short: too many edges.',
     list: 'As a list', empty: 'No edges.', apply: 'Apply',

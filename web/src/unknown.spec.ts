@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest'
+import { unknownRef } from './unknown'
+
+const err = (message: string, code = 'UNKNOWN_REF') => ({ graphQLErrors: [{ message, extensions: { code } }] })
+
+describe('unknownRef', () => {
+  it('reads the ref and the suggestions of the server message', () => {
+    expect(unknownRef(err('no entity "pet:lunaa"; did you mean pet:luna, person:basti?')))
+      .toEqual({ ref: 'pet:lunaa', suggestions: ['pet:luna', 'person:basti'] })
+    expect(unknownRef(err('no entity "x:y"'))).toEqual({ ref: 'x:y', suggestions: [] })
+  })
+  it('is null for any other error', () => {
+    expect(unknownRef(err('boom', 'INTERNAL'))).toBeNull()
+    expect(unknownRef(null)).toBeNull()
+  })
+})
