@@ -1,3 +1,5 @@
+SET LOCAL ROLE worldmem_owner;
+
 -- The first level of neighbors pins its owner too (issue 11), as 0080's point reads: ONE statement that calls
 -- wm_read_neighbors_first, whose first statement pins the owner for the statement's implicit transaction
 -- (wm_pin_reader, 0080) and whose second is the level's statement as it was: graph/sql/traversal_first.sql
@@ -5,9 +7,7 @@
 -- migration, comments left out; its values travel in `graph`, cypher()'s parameter map, as before).
 -- tests/test_one_statement.py checks that this body is still what those two files compose, so a change to
 -- either needs a new migration. Only worldmem_app may execute it (0080's reasons).
-SET LOCAL ROLE worldmem_owner;
-
-CREATE FUNCTION wm_read_neighbors_first(reader text, wanted text, system_time timestamptz,
+CREATE OR REPLACE FUNCTION wm_read_neighbors_first(reader text, wanted text, system_time timestamptz,
                                         graph ag_catalog.agtype, all_types boolean)
         RETURNS TABLE (part integer, outcome text, id uuid, ref text, kind text, name text, types jsonb,
                    merged_then boolean, dir ag_catalog.agtype, from_id ag_catalog.agtype,
@@ -65,6 +65,5 @@ FROM hops h
 -- END composed
 ;
 $fn$;
-
 REVOKE EXECUTE ON FUNCTION wm_read_neighbors_first(text, text, timestamptz, ag_catalog.agtype, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION wm_read_neighbors_first(text, text, timestamptz, ag_catalog.agtype, boolean) TO worldmem_app;

@@ -1,3 +1,5 @@
+SET LOCAL ROLE worldmem_owner;
+
 -- Statistics that keep up with a bulk import (replaces 0071's wm_first_statistics, issue 11's write path).
 -- 0071 analysed the ledger tables once, after the first batched proposal of a new database. That fixed the
 -- first import (27 -> 2,089 facts/s with autovacuum off) but left the planner with the statistics of those
@@ -9,16 +11,7 @@
 -- are never off by more than a factor of two in size, and a table growing from nothing to N pages is
 -- analysed about log2(N) times (each ANALYZE samples at most 30,000 rows). Autovacuum still does the rest.
 -- SECURITY DEFINER as in 0071: the app role may not ANALYZE; only these tables, only when due.
-SET LOCAL ROLE worldmem_owner;
-
-DROP FUNCTION wm_first_statistics();
-
-CREATE FUNCTION wm_due_for_statistics(t regclass) RETURNS boolean
-    LANGUAGE sql STABLE SET search_path = public, pg_temp
-    RETURN (SELECT c.reltuples < 0 OR pg_relation_size(c.oid) / current_setting('block_size')::bigint > 2 * c.relpages
-            FROM pg_class c WHERE c.oid = t);
-
-CREATE FUNCTION wm_ledger_statistics() RETURNS integer
+CREATE OR REPLACE FUNCTION wm_ledger_statistics() RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $fn$
 DECLARE
     analysed integer := 0;
@@ -38,7 +31,5 @@ BEGIN
     RETURN analysed;
 END
 $fn$;
-
-REVOKE ALL ON FUNCTION wm_due_for_statistics(regclass) FROM PUBLIC;
 REVOKE ALL ON FUNCTION wm_ledger_statistics() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION wm_ledger_statistics() TO worldmem_app;
