@@ -54,13 +54,13 @@ def _probe(directory: Path, body: str, name: str = "wm_probe") -> None:
 
 def _call(url: str, name: str = "wm_probe") -> object:
     with psycopg.connect(url) as conn:
-        row = conn.execute(f"SELECT {name}()").fetchone()  # type: ignore[arg-type]  # a test's fixed name
+        row = conn.execute(f"SELECT {name}()").fetchone()
         return row[0] if row else None
 
 
 def _drop(url: str, name: str = "wm_probe") -> None:
     with psycopg.connect(url) as conn:
-        conn.execute(f"DROP FUNCTION IF EXISTS {name}()")  # type: ignore[arg-type]  # a test's fixed name
+        conn.execute(f"DROP FUNCTION IF EXISTS {name}()")
 
 
 def _forget(settings: Settings, url: str, functions: Path, *names: str) -> None:
@@ -177,7 +177,7 @@ def test_a_database_migrated_before_the_baseline_is_refused(settings: Settings) 
     name = f"worldmem_old_{uuid.uuid4().hex[:10]}"
     drop_or_abort(settings, name)
     with psycopg.connect(admin_url(settings, "postgres"), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")  # type: ignore[arg-type]  # a generated identifier
+        conn.execute(f"CREATE DATABASE {name}")
     try:
         with psycopg.connect(admin_url(settings, name)) as conn:
             conn.execute(load("platform_schema_migrations"))
