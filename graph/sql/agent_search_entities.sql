@@ -22,7 +22,7 @@ WITH exact AS (
     UNION ALL
     SELECT entity_id, 'alias', alias, 1.0
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND superseded_at IS NULL
+    WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND wm_believed(superseded_at)
       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
     UNION ALL
     SELECT id, 'name in query', canonical_name, 0.8
@@ -31,7 +31,7 @@ WITH exact AS (
     UNION ALL
     SELECT entity_id, 'alias in query', alias, 0.8
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(forms)s::text[]) AND superseded_at IS NULL
+    WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(forms)s::text[]) AND wm_believed(superseded_at)
       AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
 ), near_names AS (
     SELECT id AS entity_id, canonical_name AS matched, lower(%(query)s) <<-> canonical_name AS dist
@@ -42,7 +42,7 @@ WITH exact AS (
 ), near_aliases AS (
     SELECT entity_id, alias AS matched, valid_from, valid_to, lower(%(query)s) <<-> alias_norm AS dist
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND superseded_at IS NULL AND lower(%(query)s) <%% alias_norm
+    WHERE owner_sub = wm_owner() AND wm_believed(superseded_at) AND lower(%(query)s) <%% alias_norm
     ORDER BY lower(%(query)s) <<-> alias_norm
     LIMIT %(k)s
 ), hits AS (

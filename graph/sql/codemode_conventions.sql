@@ -9,7 +9,7 @@
 WITH current AS MATERIALIZED (
     SELECT f.*
     FROM facts f
-    WHERE f.owner_sub = wm_owner() AND f.predicate IN ('convention', 'decision') AND f.superseded_at IS NULL
+    WHERE f.owner_sub = wm_owner() AND f.predicate IN ('convention', 'decision') AND wm_believed(f.superseded_at)
       AND f.status = 'active' AND f.valid_from <= %(at)s AND (f.valid_to IS NULL OR f.valid_to > %(at)s)
     LIMIT 2000
 )

@@ -1,6 +1,6 @@
 SET LOCAL ROLE worldmem_owner;
 
--- getEntity's current beliefs about `subject` both ways, at most `most` of each part (0080's lateral subquery).
+-- getEntity's current beliefs about `subject` both ways, at most `most` of each part (an inlined SQL function: both of the read's paths share its text).
 CREATE OR REPLACE FUNCTION wm_entity_facts(subject uuid, at timestamptz, most integer)
     RETURNS TABLE (part integer, id uuid, about_id uuid, subject_ref text, predicate text, functional boolean,
                    object_kind text, object_value jsonb, object_ref text, valid_from timestamptz, valid_to timestamptz,
@@ -17,7 +17,7 @@ CREATE OR REPLACE FUNCTION wm_entity_facts(subject uuid, at timestamptz, most in
      LEFT JOIN public.entities o ON o.id = f.object_entity_id
      LEFT JOIN public.entities sc ON sc.id = f.scope_entity_id
      WHERE f.owner_sub = public.wm_owner() AND f.subject_id = wm_entity_facts.subject
-       AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> wm_entity_facts.at
+       AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid @> wm_entity_facts.at
      ORDER BY f.predicate, f.valid_from, f.id
      LIMIT wm_entity_facts.most)
     UNION ALL
@@ -30,7 +30,7 @@ CREATE OR REPLACE FUNCTION wm_entity_facts(subject uuid, at timestamptz, most in
      JOIN public.entities o ON o.id = f.object_entity_id
      LEFT JOIN public.entities sc ON sc.id = f.scope_entity_id
      WHERE f.owner_sub = public.wm_owner() AND f.object_entity_id = wm_entity_facts.subject
-       AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> wm_entity_facts.at
+       AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid @> wm_entity_facts.at
      ORDER BY f.predicate, f.valid_from, f.id
      LIMIT wm_entity_facts.most)
 $fn$;

@@ -1,7 +1,10 @@
 SET LOCAL ROLE worldmem_owner;
 
--- 0018's guard, with one change: the links to a successor or invalidating row may become NULL when that
--- row is pruned (the foreign key's ON DELETE SET NULL runs as the table owner; the app never is).
+-- The ledger's system time moves forward only, enforced by the database rather than by the app's care:
+-- column grants let the app close a row (superseded_at, status) but could not say *how* (the app role could
+-- move a closed row's superseded_at later, rewriting what was known when). The links to a successor or
+-- invalidating row may become NULL when that row is pruned (the foreign key's ON DELETE SET NULL runs as the
+-- table owner; the app never is).
 CREATE OR REPLACE FUNCTION wm_facts_guard() RETURNS trigger
     LANGUAGE plpgsql AS $guard$
 DECLARE

@@ -1,16 +1,17 @@
 SET LOCAL ROLE worldmem_owner;
 
--- Statistics that keep up with a bulk import (replaces 0071's wm_first_statistics, issue 11's write path).
--- 0071 analysed the ledger tables once, after the first batched proposal of a new database. That fixed the
--- first import (27 -> 2,089 facts/s with autovacuum off) but left the planner with the statistics of those
--- few hundred rows: every later import in the same minute slowed down as the tables grew (bench.write_bulk,
--- four owners of 3,000 people one after the other: 3,759 / 2,787 / 2,127 / 1,773 facts/s, against 1,892 /
--- 5,288 / 4,827 / 4,430 without the call: a never-analysed table is estimated from its current size).
--- Now a table is analysed when it has never been, or when it has grown to more than twice the pages it had
--- at its last analysis (its size counts this transaction's rows; ANALYZE counts them too): the statistics
--- are never off by more than a factor of two in size, and a table growing from nothing to N pages is
--- analysed about log2(N) times (each ANALYZE samples at most 30,000 rows). Autovacuum still does the rest.
--- SECURITY DEFINER as in 0071: the app role may not ANALYZE; only these tables, only when due.
+-- Statistics that keep up with a bulk import. Until a table has been analysed once the planner guesses 0.5 %
+-- of the rows for any equality, and the batched committer's prefetch (batch_believed_by_refs) re-read every
+-- entity of the owner per fact (a new database's first import ran at 27 facts/s instead of ~2,000); analysing
+-- only once left the planner with the statistics of the first few hundred rows, and every later import of the
+-- same minute slowed down as the tables grew. Autovacuum analyses too late for an import that starts at once.
+-- So the committer calls this after a batched proposal, in the same transaction: a table is analysed when it
+-- has never been, or when it has grown to more than twice the pages it had at its last analysis (its size
+-- counts this transaction's rows; ANALYZE counts them too). The statistics are never off by more than a factor
+-- of two in size, and a table growing from nothing to N pages is analysed about log2(N) times (each ANALYZE
+-- samples at most 30,000 rows). Statistics describe columns, never one owner's rows; owner_sub keeps
+-- STATISTICS 0 (migrations/0036).
+-- SECURITY DEFINER: the app role may not ANALYZE; only these tables, only when due.
 CREATE OR REPLACE FUNCTION wm_ledger_statistics() RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $fn$
 DECLARE

@@ -1,15 +1,12 @@
 SET LOCAL ROLE worldmem_owner;
 
--- One statement per point read after the owner (issue 11): what a read needs besides its ref (0074), as
--- functions it can call inside its own statement. First the retention notice's rows (graph/sql/reads_*.sql),
--- which the notice's own statements (retention_notice.sql, retention_notice_series.sql) now call too. The
--- bodies are those statements' (graph/retention/notice.py reads the columns):
---   wm_notice_as_of(subject, valid_time): for a read about `subject` at `valid_time`: the owner's edge,
---     whether the entity has any rollup, and its fact rollups of the month of that time (by predicate);
---   wm_notice_series(subject, series): for a read of the whole series (subject, predicate): the edge and
---     every fact rollup of that series, oldest month first.
--- No edge: no row. Invoker's rights (row-level security as for the statement around them); LANGUAGE sql,
--- STABLE, without SET, so the planner may inline them. Index: retention_rollups_subject.
+-- The retention notice's rows as a function a read calls inside its own statement (graph/sql/reads_*.sql; the
+-- notice's own statements, retention_notice.sql and retention_notice_series.sql, call it too;
+-- graph/retention/notice.py reads the columns): for a read about `subject` at `valid_time`, the owner's edge,
+-- whether the entity has any rollup, and its fact rollups of the month of that time (by predicate); its twin
+-- for a whole series is wm_notice_series. No edge: no row. Invoker's rights (row-level security as for the
+-- statement around it); LANGUAGE sql, STABLE, without SET, so the planner may inline it. Index:
+-- retention_rollups_subject.
 CREATE OR REPLACE FUNCTION wm_notice_as_of(subject uuid, valid_time timestamptz)
     RETURNS TABLE (edge timestamptz, rolled_up boolean, rollups jsonb)
     LANGUAGE sql STABLE AS $fn$

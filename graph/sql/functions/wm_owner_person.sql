@@ -17,7 +17,7 @@ SELECT coalesce(
      FROM entity_aliases a
      JOIN entities e ON e.id = a.entity_id
      WHERE a.owner_sub = wm_owner() AND e.owner_sub = wm_owner() AND a.alias_norm = 'me'
-       AND a.superseded_at IS NULL AND e.kind = 'person'
+       AND wm_believed(a.superseded_at) AND e.kind = 'person'
        AND a.valid_from <= at_time AND (a.valid_to IS NULL OR a.valid_to > at_time)))
 $fn$;
 REVOKE ALL ON FUNCTION wm_owner_person(timestamptz) FROM PUBLIC;

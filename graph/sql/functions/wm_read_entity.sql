@@ -1,5 +1,7 @@
 SET LOCAL ROLE worldmem_owner;
 
+-- getEntity's one statement: as wm_read_state_at (an exact ref of an unmerged entity skips wm_resolve), with
+-- the entity's aliases (wm_entity_aliases) and its current beliefs both ways (wm_entity_facts).
 CREATE OR REPLACE FUNCTION wm_read_entity(reader text, wanted text, at timestamptz, most integer)
     RETURNS TABLE (outcome text, via text, entity_id uuid, entity_ref text, entity_kind text, entity_name text, aliases text[], part integer,
                    id uuid, about_id uuid, subject_ref text, predicate text, functional boolean, object_kind text,

@@ -1,23 +1,18 @@
 SET LOCAL ROLE worldmem_owner;
 
--- stateAt and getEntity without wm_resolve's plan when the ref names an unmerged entity (issue 11).
--- Measured (bench/README.md, "Library point reads, fourth pass"): of wm_read_state_at's ~0.13 ms in the server,
--- ~0.04 ms is wm_resolve's plan (five materialized CTEs, two InitPlans, three index scans of entities) even
--- when the ref is an exact ref of an entity that was never merged, which is nearly every library read; a
--- version of the read without it took 0.18 against 0.23 ms per call (p50, raw libpq, alternating).
--- So these two functions now look the ref up first (one index scan, entities_owner_ref) and, when it names
--- an entity whose merged_into_id is NULL, answer with that entity; otherwise the statement of 0080, with
--- wm_resolve, answers as before. The shortcut is exactly wm_resolve(wanted, NULL, true)'s answer for such a
--- ref: by_ref holds that one row (entities_owner_ref is unique), so by_alias is skipped, `named` has one
--- row, and with no system time and no merge the survivor is the row itself: outcome 'found', via 'ref', the
--- entity's own columns (tests/test_one_statement.py compares both paths).
+-- stateAt's one statement (see wm_pin_reader). An exact ref of an entity that was never merged, nearly every
+-- library read, skips wm_resolve's plan (five materialized CTEs, two InitPlans, three index scans: a third of
+-- the read's server time): the ref is looked up first (one index scan, entities_owner_ref) and, when it names
+-- an entity whose merged_into_id is NULL, that entity answers; otherwise wm_resolve does. The shortcut is
+-- exactly wm_resolve(wanted, NULL, true)'s answer for such a ref: by_ref holds that one row (entities_owner_ref
+-- is unique), so by_alias is skipped, `named` has one row, and with no system time and no merge the survivor
+-- is the row itself: outcome 'found', via 'ref', the entity's own columns (tests/test_pinned_by_ref.py
+-- compares both paths).
 -- PL/pgSQL (only the taken statement's plan is started; it keeps both plans for the session) and STABLE, so
--- the lookup and the read see ONE snapshot, the calling statement's, as the single statement of 0080 did (a
--- VOLATILE function takes a new snapshot per statement: a merge committed between them could be half seen).
--- The first statement still pins the owner (wm_pin_reader: app.current_owner and transaction_read_only,
--- transaction-locally); a STABLE function may call it (set_config writes no table). Invoker's rights, row-level
--- security as before; the grants of 0080 stay (CREATE OR REPLACE keeps them). The facts parts are the
--- lateral subqueries of 0080, unchanged, as inlined SQL functions so both paths share one text.
+-- the lookup and the read see ONE snapshot, the calling statement's (a VOLATILE function takes a new snapshot
+-- per statement: a merge committed between them could be half seen). The first statement pins the owner
+-- (wm_pin_reader); a STABLE function may call it (set_config writes no table). The facts are wm_state_facts,
+-- an inlined SQL function, so both paths share one text.
 CREATE OR REPLACE FUNCTION wm_read_state_at(reader text, wanted text, valid_time timestamptz)
     RETURNS TABLE (outcome text, via text, entity_id uuid, entity_ref text, entity_kind text, entity_name text, edge timestamptz, rolled_up boolean, rollups jsonb,
                    id uuid, predicate text, functional boolean, object_kind text, object_value jsonb, object_ref text,

@@ -2,7 +2,7 @@ SET LOCAL ROLE worldmem_owner;
 
 -- One resolution of a name (a ref or an alias) to an entity, for the Python resolve
 -- (graph/ledger/entities.py) and for the reads that resolve their ref inside their own statement
--- (graph/sql/reads_*.sql: one statement per read after the owner, issue 11). The rule, as the Python resolve
+-- (graph/sql/reads_*.sql: one statement per read after the owner). The rule, as the Python resolve
 -- had it in three statements (entity_by_ref, entity_by_alias, entity_survivor):
 --   1. the entity whose ref is `wanted`;
 --   2. else the entities named by an alias (case-insensitive) believed at system time `as_of` (now when NULL,

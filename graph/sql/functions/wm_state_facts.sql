@@ -1,6 +1,6 @@
 SET LOCAL ROLE worldmem_owner;
 
--- stateAt's facts of `subject`: believed now, active, valid at `valid_time` (0080's lateral subquery).
+-- stateAt's facts of `subject`: believed now, active, valid at `valid_time` (an inlined SQL function: both of the read's paths share its text).
 CREATE OR REPLACE FUNCTION wm_state_facts(subject uuid, valid_time timestamptz)
     RETURNS TABLE (id uuid, predicate text, functional boolean, object_kind text, object_value jsonb, object_ref text,
                    valid_from timestamptz, valid_to timestamptz, recorded_at timestamptz, superseded_at timestamptz,
@@ -14,7 +14,7 @@ CREATE OR REPLACE FUNCTION wm_state_facts(subject uuid, valid_time timestamptz)
     LEFT JOIN public.entities o ON o.id = f.object_entity_id
     LEFT JOIN public.entities s ON s.id = f.scope_entity_id
     WHERE f.owner_sub = public.wm_owner() AND f.subject_id = wm_state_facts.subject
-      AND f.superseded_at IS NULL AND f.status = 'active'
+      AND wm_believed(f.superseded_at) AND f.status = 'active'
       AND f.valid @> wm_state_facts.valid_time
 $fn$;
 GRANT EXECUTE ON FUNCTION wm_state_facts(uuid, timestamptz) TO worldmem_app;
