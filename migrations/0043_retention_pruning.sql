@@ -27,8 +27,9 @@ CREATE INDEX observed_events_target ON observed_events (owner_sub, target_entity
 ALTER TABLE observed_events ENABLE ROW LEVEL SECURITY;
 ALTER TABLE observed_events FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_only ON observed_events USING (owner_sub = wm_owner()) WITH CHECK (owner_sub = wm_owner());
-ALTER TABLE observed_events ALTER COLUMN owner_sub SET STATISTICS 0;  -- see 0036; partitions too (below)
--- Append-only for the app: partitions are created and dropped only by the functions below.
+ALTER TABLE observed_events ALTER COLUMN owner_sub SET STATISTICS 0;  -- see 0036; partitions too (wm_observed_partition)
+-- Append-only for the app: partitions are created and dropped only by wm_observed_partition and
+-- wm_observed_drop_month (graph/sql/functions/).
 GRANT SELECT, INSERT ON observed_events TO worldmem_app;
 GRANT SELECT ON observed_events TO worldmem_console;
 

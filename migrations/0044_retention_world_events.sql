@@ -4,7 +4,7 @@
 -- partition instead; world_events cannot be partitioned (its id is a foreign-key target, see 0043).
 
 -- Pruning a leaf event removes its mirror too: the Event vertex and the one CAUSED edge into it (a leaf
--- causes nothing, so no edge leaves it). Only the prune function below, owned by worldmem_owner, deletes.
+-- causes nothing, so no edge leaves it). Only wm_retention_prune_events (graph/sql/functions/), owned by worldmem_owner, deletes.
 GRANT SELECT, DELETE ON worldgraph."Event", worldgraph."CAUSED" TO worldmem_owner;
 GRANT USAGE ON SCHEMA worldgraph TO worldmem_owner;
 

@@ -2,7 +2,7 @@
 -- target at 100,000 entities; plans in bench/README.md, "The text list keeps the owner out of the word scan").
 -- Runs as the migrating superuser: CREATE FUNCTION ... LEAKPROOF needs it.
 --
--- The (owner_sub, tsv) GIN indexes of 0041 keep the owner as a key of its own (btree_gin), and a scan pays
+-- (owner_sub, tsv) GIN indexes keep the owner as a key of its own (btree_gin), and a scan pays
 -- for the owner's whole entry: "aktiver Status" (no text holds "aktiv") took 10-16 ms per language at
 -- bench-a's 74,000 projections, 71 index pages each, for nothing. How much depends on the index's history:
 -- built afresh the same index answered in 0.13 ms, but these indexes grow row by row (the reconciler), and
@@ -40,7 +40,3 @@ CREATE INDEX memory_projections_owned_tsv_de ON memory_projections
     USING gin (wm_owned_tsv(owner_sub, tsv_german)) WITH (fastupdate = off);
 CREATE INDEX memory_projections_owned_tsv_en ON memory_projections
     USING gin (wm_owned_tsv(owner_sub, tsv_english)) WITH (fastupdate = off);
-
--- Replaced by the two above (finder_search_text was their only reader).
-DROP INDEX memory_projections_owner_tsv_de;
-DROP INDEX memory_projections_owner_tsv_en;
