@@ -19,7 +19,7 @@ WITH exact AS (
     FROM entity_aliases
     WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s)
       AND wm_known(recorded_at, superseded_at, %(system_time)s::timestamptz)
-      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+      AND wm_during(valid_from, valid_to, %(at)s)
 ), similar_names AS (
     SELECT id AS entity_id, canonical_name AS matched
     FROM entities
@@ -32,7 +32,7 @@ WITH exact AS (
     WHERE owner_sub = wm_owner() AND NOT EXISTS (SELECT 1 FROM exact)
       AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
       AND wm_known(recorded_at, superseded_at, %(system_time)s::timestamptz)
-      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+      AND wm_during(valid_from, valid_to, %(at)s)
     LIMIT %(pool)s
 ), hits AS (
     SELECT * FROM exact

@@ -20,7 +20,7 @@ WITH RECURSIVE up (child, id, depth) AS (
         WHERE owner_sub = wm_owner() AND subject_id = up.id AND predicate = 'part_of'
           AND wm_believed(superseded_at) AND status = 'active' AND scope_entity_id IS NULL
           AND object_entity_id IS NOT NULL
-          AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+          AND wm_during(valid_from, valid_to, %(at)s)
     ) AS f
     WHERE up.depth < 3
 )

@@ -33,7 +33,7 @@ WITH hits AS (
     SELECT alias_norm, entity_id, 'alias', namespace, recorded_at
     FROM entity_aliases
     WHERE owner_sub = wm_owner() AND alias_norm = ANY($2) AND wm_believed(superseded_at)
-      AND valid_from <= $3 AND (valid_to IS NULL OR valid_to > $3)
+      AND wm_during(valid_from, valid_to, $3)
     UNION ALL
     SELECT NULL, id, 'owner', NULL, NULL  -- the owner's person entity (wm_owner_person, graph/sql/functions/)
     FROM entities

@@ -21,7 +21,7 @@ SELECT p.id, p.ref,
            (SELECT 'also called: ' || string_agg(a.alias, ', ' ORDER BY a.alias)
             FROM entity_aliases a
             WHERE a.owner_sub = wm_owner() AND a.entity_id = p.id AND wm_believed(a.superseded_at)
-              AND a.valid_from <= now() AND (a.valid_to IS NULL OR a.valid_to > now())),
+              AND wm_during(a.valid_from, a.valid_to, now())),
            (SELECT string_agg(replace(v.predicate, '_', ' ') || ': ' || v.value_text, E'\n'
                               ORDER BY v.valid_from DESC, v.id)
             FROM (SELECT f.id, f.valid_from, f.predicate, f.value_text

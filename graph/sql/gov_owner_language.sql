@@ -6,6 +6,6 @@ SELECT f.object_value #>> '{}' AS language
 FROM facts f
 WHERE f.owner_sub = wm_owner() AND f.subject_id = wm_owner_person(%(at)s) AND f.predicate = 'answer_language'
   AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.scope_entity_id IS NULL
-  AND f.valid_from <= %(at)s AND (f.valid_to IS NULL OR f.valid_to > %(at)s)
+  AND wm_during(f.valid_from, f.valid_to, %(at)s)
 ORDER BY f.recorded_at DESC
 LIMIT 1

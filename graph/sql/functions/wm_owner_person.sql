@@ -18,7 +18,7 @@ SELECT coalesce(
      JOIN entities e ON e.id = a.entity_id
      WHERE a.owner_sub = wm_owner() AND e.owner_sub = wm_owner() AND a.alias_norm = 'me'
        AND wm_believed(a.superseded_at) AND e.kind = 'person'
-       AND a.valid_from <= at_time AND (a.valid_to IS NULL OR a.valid_to > at_time)))
+       AND wm_during(a.valid_from, a.valid_to, at_time)))
 $fn$;
 REVOKE ALL ON FUNCTION wm_owner_person(timestamptz) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION wm_owner_person(timestamptz) TO worldmem_app;
