@@ -51,19 +51,7 @@ CREATE TABLE vocabulary_proposals (
     PRIMARY KEY (owner_sub, item, key)
 );
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['curator_runs', 'curator_dropped_ops', 'vocabulary_proposals']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('curator_runs', 'curator_dropped_ops', 'vocabulary_proposals');
 
 -- Runs and dropped ops are append-only records; a vocabulary proposal counts its uses (UPDATE).
 GRANT SELECT, INSERT ON curator_runs, curator_dropped_ops TO worldmem_app;

@@ -37,15 +37,10 @@ CREATE INDEX memory_projections_pending ON memory_projections (owner_sub, update
     WHERE embedding_pending;
 CREATE INDEX memory_projections_entities ON memory_projections USING gin (entity_ids);
 
-ALTER TABLE memory_projections ENABLE ROW LEVEL SECURITY;
-ALTER TABLE memory_projections FORCE ROW LEVEL SECURITY;
-CREATE POLICY owner_only ON memory_projections USING (owner_sub = wm_owner())
-    WITH CHECK (owner_sub = wm_owner());
+CALL wm_owner_only('memory_projections');
 -- Derived data: rewritten when its source changes, deleted when retention or its source drops it.
 GRANT SELECT, INSERT, UPDATE, DELETE ON memory_projections TO worldmem_app;
 GRANT SELECT ON memory_projections TO worldmem_console;
--- See 0036: no statistics on owner_sub, so a new owner's rows never flip the plans.
-ALTER TABLE memory_projections ALTER COLUMN owner_sub SET STATISTICS 0;
 
 -- The time-range rule of 0021 for the new time columns.
 CALL wm_constrain_time_ranges();

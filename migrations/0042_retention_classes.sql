@@ -78,20 +78,7 @@ CREATE TABLE retention_edges (
     updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['retention_rollups', 'retention_edges']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-        EXECUTE format('ALTER TABLE %I ALTER COLUMN owner_sub SET STATISTICS 0', t);  -- see 0036
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('retention_rollups', 'retention_edges');
 
 GRANT SELECT, INSERT, UPDATE ON retention_rollups, retention_edges TO worldmem_app;
 GRANT SELECT ON retention_rollups, retention_edges TO worldmem_console;

@@ -24,10 +24,7 @@ CREATE TABLE observed_events (
 ) PARTITION BY RANGE (occurred_at);
 CREATE INDEX observed_events_target ON observed_events (owner_sub, target_entity_id, occurred_at DESC);
 
-ALTER TABLE observed_events ENABLE ROW LEVEL SECURITY;
-ALTER TABLE observed_events FORCE ROW LEVEL SECURITY;
-CREATE POLICY owner_only ON observed_events USING (owner_sub = wm_owner()) WITH CHECK (owner_sub = wm_owner());
-ALTER TABLE observed_events ALTER COLUMN owner_sub SET STATISTICS 0;  -- see 0036; partitions too (wm_observed_partition)
+CALL wm_owner_only('observed_events');  -- partitions get no owner_sub statistics either (wm_observed_partition)
 -- Append-only for the app: partitions are created and dropped only by wm_observed_partition and
 -- wm_observed_drop_month (graph/sql/functions/).
 GRANT SELECT, INSERT ON observed_events TO worldmem_app;

@@ -25,11 +25,8 @@ CREATE INDEX sync_entries_entity ON sync_entries (owner_sub, entity_id);
 -- the entity of a new entry is found by (kind, external id): entities_external leads with external_id
 CREATE INDEX entities_kind_external ON entities (owner_sub, kind, external_id) WHERE external_id IS NOT NULL;
 
-ALTER TABLE sync_entries ENABLE ROW LEVEL SECURITY;
-ALTER TABLE sync_entries FORCE ROW LEVEL SECURITY;
 -- fail-closed: with app.current_owner unset wm_owner() is NULL and matches no row, for reads and writes
-CREATE POLICY owner_only ON sync_entries USING (owner_sub = wm_owner()) WITH CHECK (owner_sub = wm_owner());
-ALTER TABLE sync_entries ALTER COLUMN owner_sub SET STATISTICS 0;  -- see 0036
+CALL wm_owner_only('sync_entries');
 
 -- The app inserts entries and moves their content, times and staleness; the key and entity never change.
 GRANT SELECT, INSERT ON sync_entries TO worldmem_app;
