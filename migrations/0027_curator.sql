@@ -1,4 +1,4 @@
--- The curator's own records (issue 12): one row per curator run, the operations it dropped (with the
+-- The curator's own records: one row per curator run, the operations it dropped (with the
 -- reason, so messy LLM output never disappears silently), and the vocabulary it wished it had (pending
 -- registry entries: a predicate or kind the LLM invented waits for the owner, never enters the registry).
 SET LOCAL ROLE worldmem_owner;

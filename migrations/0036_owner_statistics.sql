@@ -1,4 +1,4 @@
--- Plans that do not depend on how many rows the statistics credit an owner with (issue 16).
+-- Plans that do not depend on how many rows the statistics credit an owner with.
 --
 -- Every owner table has row-level security `owner_sub = wm_owner()`. The planner evaluates the stable
 -- wm_owner() while estimating and looks the owner up in the column's most-common-values list. An owner

@@ -1,4 +1,4 @@
--- The finder's texts (issue 13, "graph = truth, RAG = finder"): one row per thing worth finding by a
+-- The finder's texts ("graph = truth, RAG = finder"): one row per thing worth finding by a
 -- fuzzy question: an entity whose kind says rag, a derived summary, a retention rollup, an important
 -- event's summary. Never every fact, alias or sensor change: those are found structurally. A projection
 -- only points at entities; what is true about them is always read from the ledger.

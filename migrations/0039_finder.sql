@@ -1,5 +1,5 @@
--- The finder (issue 13): which entity kinds are embedded, and the indexes that make every search list a
--- real top-k over all of an owner's rows (issue 11's search target, issue 16's fresh-owner case).
+-- The finder: which entity kinds are embedded, and the indexes that make every search list a
+-- real top-k over all of an owner's rows.
 SET LOCAL ROLE worldmem_owner;
 
 -- An entity of a kind that says rag gets a projection (its name, kind, aliases and current literal values

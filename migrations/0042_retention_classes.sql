@@ -1,4 +1,4 @@
--- Retention classes (issue 13): what may ever be pruned, and what a pruned row leaves behind.
+-- Retention classes: what may ever be pruned, and what a pruned row leaves behind.
 --
 -- permanent: user assertions, policies, corrections, curated preferences, agent actions with a reason.
 --   Never pruned. 'standard', the default of facts.retention_class since 0003, means permanent: renaming

@@ -1,4 +1,4 @@
--- Pruning windowed data (issue 13): observed events in monthly partitions that are dropped whole, and
+-- Pruning windowed data: observed events in monthly partitions that are dropped whole, and
 -- windowed fact rows deleted only together with the rollup that replaces them.
 --
 -- Why a separate table for observed events instead of partitioning world_events: a partitioned table's

@@ -1,4 +1,4 @@
--- Windowed events in the causal log (issue 13): world events whose type's registry class is 'windowed'
+-- Windowed events in the causal log: world events whose type's registry class is 'windowed'
 -- (e.g. code mode's build and test results) that nothing depends on are rolled up and then pruned row by
 -- row, with their AGE vertex and the CAUSED edge into it. Observations (observed_events, 0043) go by
 -- partition instead; world_events cannot be partitioned (its id is a foreign-key target, see 0043).

@@ -1,4 +1,4 @@
--- The sync API for integrations (issue 15): one row per synced source entry, keyed by
+-- The sync API for integrations: one row per synced source entry, keyed by
 -- (integration, source, source entry, kind, external id), holding the last content seen and its hash so a
 -- sync diffs set-based; the entity it backs is one per (kind, external id) of the owner.
 SET LOCAL ROLE worldmem_owner;

@@ -1,4 +1,4 @@
--- Contacts and commitments as graph-backed domains (issue 15, graph/domains/).
+-- Contacts and commitments as graph-backed domains (graph/domains/).
 --
 -- 1. `due`: when a commitment (a task or an issue) is due, a functional attribute like `status`, so its
 --    history is bitemporal like every other fact and pendingReview can ask about overdue ones.

@@ -1,4 +1,4 @@
--- Code mode (issue 15): conventions and decisions as topic entities whose text is one functional fact,
+-- Code mode: conventions and decisions as topic entities whose text is one functional fact,
 -- scoped to a repo, project or folder (or global: no scope), so that per (topic, scope) exactly one text is
 -- believed and the context builder resolves repo > project/folder > global (graph/codemode/conventions.py);
 -- build and test results as world events of the retention class 'windowed' (pruned and rolled up after a

@@ -1,4 +1,4 @@
--- Windowed relationships (issue 13): a relationship row is never windowed.
+-- Windowed relationships: a relationship row is never windowed.
 --
 -- The job never prunes a relationship row (wm_retention_prunable, 0043: literals only), and it should not:
 -- relationship rows are the AGE edges that neighbors, traversal and causality read at any valid and system

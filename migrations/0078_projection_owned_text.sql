@@ -1,5 +1,4 @@
--- The text list of searchWorldMemory without reading the owner's whole posting list (issue 11's search
--- target at 100,000 entities; plans in bench/README.md, "The text list keeps the owner out of the word scan").
+-- The text list of searchWorldMemory without reading the owner's whole posting list.
 -- Runs as the migrating superuser: CREATE FUNCTION ... LEAKPROOF needs it.
 --
 -- (owner_sub, tsv) GIN indexes keep the owner as a key of its own (btree_gin), and a scan pays
