@@ -16,7 +16,7 @@ from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
 from graph.platform.databases import drop_database, extension_versions
 from graph.platform.errors import PlatformError
-from graph.platform.migrate import applied, migrate
+from graph.platform.migrate import Migrated, applied, migrate_report
 from graph.platform.reachable import require_reachable
 from graph.settings import Settings, get_settings
 
@@ -46,8 +46,10 @@ def _db(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "up":
         if not byo:
             embedded.up(settings)
-        done = migrate(settings)
-        embedded.progress(f"database ready; migrations applied now: {done or 'none (up to date)'}")
+        done = migrate_report(settings)
+        embedded.progress(f"database ready; migrations applied now: {done.versions or 'none (up to date)'}; "
+                          f"function files applied: {done.functions or 'none'}")
+        _report_removed(done)
     elif args.action == "down":
         if byo:
             embedded.progress("WORLDMEM_DATABASE_URL is set: nothing of ours to stop")
@@ -67,9 +69,17 @@ def _db(args: argparse.Namespace, settings: Settings) -> int:
 
 @command("migrate")
 def _migrate(args: argparse.Namespace, settings: Settings) -> int:
-    done = migrate(settings)
-    print(f"applied: {', '.join(done) if done else 'nothing (up to date)'}")
+    done = migrate_report(settings)
+    print(f"applied: {', '.join(done.versions) if done.versions else 'nothing (up to date)'}")
+    print(f"function files applied: {', '.join(done.functions) if done.functions else 'none (unchanged)'}")
+    _report_removed(done)
     return 0
+
+
+def _report_removed(done: Migrated) -> None:
+    for name in done.removed:
+        embedded.progress(f"warning: graph/sql/functions/{name}.sql is gone but function {name} is still in the "
+                          "database; drop it in a numbered migration")
 
 
 @command("serve")

@@ -1,9 +1,9 @@
-// The first level of a traversal from the ref $ref in one query (issue 11; graph/sql/traversal_first.sql runs
-// it inside one statement with the ref's resolution): the frontier is public.wm_frontier($ref, $r) (migrations/
-// 0075: the origin as known at $r, then the entities merged into it), then neighbors_out's and neighbors_in's
-// hops of it (only those with $out / $incoming true), the same conditions: as of valid time $v (microseconds),
-// believed now when $r is null, else as known at system time $r (wm_during/wm_known, migrations/0015), only
-// $predicates when given. Directed hops only, the start vertex by its indexed id (the function's list is a
+// The first level of a traversal from the ref $ref in one query (graph/sql/traversal_first.sql runs it
+// inside one statement with the ref's resolution): the frontier is public.wm_frontier($ref, $r)
+// (graph/sql/functions/: the origin as known at $r, then the entities merged into it), then neighbors_out's
+// and neighbors_in's hops of it (only those with $out / $incoming true), the same conditions: as of valid time
+// $v (microseconds), believed now when $r is null, else as known at system time $r (wm_during/wm_known,
+// graph/sql/functions/), only $predicates when given. Directed hops only, the start vertex by its indexed id (the function's list is a
 // value computed once, an index condition), never an undirected pattern.
 // columns: dir, from_id, fact_id, predicate, scope, valid_from, valid_to, recorded_at, superseded_at, to_id, to_ref, to_kind, to_name, to_status, to_merged_into
 UNWIND public.wm_frontier($ref, $r) AS fid

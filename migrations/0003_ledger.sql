@@ -7,6 +7,25 @@ CREATE FUNCTION wm_owner() RETURNS text
     LANGUAGE sql STABLE PARALLEL SAFE
     RETURN nullif(current_setting('app.current_owner', true), '');
 
+-- The one owner rule of a table, for every migration that creates owner tables: row-level security, also
+-- for the table's owner (FORCE), the owner_only policy, and no statistics on owner_sub (0036 says why).
+-- A procedure of the migrations, not a repeatable function: they call it, and they run first.
+CREATE PROCEDURE wm_owner_only(VARIADIC tables text[])
+    LANGUAGE plpgsql AS $proc$
+DECLARE
+    t text;
+BEGIN
+    FOREACH t IN ARRAY tables LOOP
+        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
+        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
+                       'WITH CHECK (owner_sub = wm_owner())', t);
+        EXECUTE format('ALTER TABLE %I ALTER COLUMN owner_sub SET STATISTICS 0', t);
+    END LOOP;
+END
+$proc$;
+REVOKE ALL ON PROCEDURE wm_owner_only(text[]) FROM PUBLIC;
+
 CREATE TABLE owner_clock (
     owner_sub        text PRIMARY KEY DEFAULT wm_owner(),
     last_recorded_at timestamptz  -- NULL until the owner's first commit
@@ -153,19 +172,7 @@ CREATE TABLE proposals (
     PRIMARY KEY (owner_sub, run_id)
 );
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['owner_clock', 'entities', 'entity_aliases', 'world_events', 'facts', 'proposals']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('owner_clock', 'entities', 'entity_aliases', 'world_events', 'facts', 'proposals');
 
 -- Nothing is overwritten, and the grants say so: the app may only close a row's system time and
 -- move its lifecycle status; world events are append-only except for the computed intent outcome.

@@ -16,16 +16,12 @@ CREATE INDEX entity_aliases_owner_norm ON entity_aliases (owner_sub, alias_norm)
 
 -- Search over literal fact values: the value as text (strings unquoted), for trigram matching, and its
 -- words (language-neutral 'simple' configuration: owners write in several languages), for full text.
--- Only current beliefs are searched, so the indexes are partial.
+-- Their indexes are 0040's and 0069's.
 ALTER TABLE facts ADD COLUMN value_text text
     GENERATED ALWAYS AS (CASE WHEN object_kind = 'literal' THEN object_value #>> '{}' END) STORED;
 ALTER TABLE facts ADD COLUMN value_tsv tsvector
     GENERATED ALWAYS AS (CASE WHEN object_kind = 'literal'
                               THEN to_tsvector('simple'::regconfig, object_value #>> '{}') END) STORED;
-CREATE INDEX facts_value_trgm ON facts USING gin (value_text gin_trgm_ops)
-    WHERE superseded_at IS NULL AND status = 'active';
-CREATE INDEX facts_value_tsv ON facts USING gin (value_tsv)
-    WHERE superseded_at IS NULL AND status = 'active';
 
 -- Salient recent events of the context builder: those about linked entities and those of this chat.
 CREATE INDEX world_events_target_time ON world_events (owner_sub, target_entity_id, occurred_at DESC)

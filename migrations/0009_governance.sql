@@ -63,19 +63,7 @@ CREATE TABLE entity_merge_moves (
 );
 CREATE INDEX entity_merge_moves_merge ON entity_merge_moves (merge_id);
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['suppression_markers', 'entity_merges', 'entity_merge_moves']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('suppression_markers', 'entity_merges', 'entity_merge_moves');
 
 -- A merge re-points references in subject, object and scope; the scope had no index yet.
 CREATE INDEX facts_scope ON facts (scope_entity_id) WHERE scope_entity_id IS NOT NULL;

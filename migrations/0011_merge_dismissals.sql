@@ -16,9 +16,7 @@ CREATE TABLE merge_dismissals (
 );
 CREATE UNIQUE INDEX merge_dismissals_pair ON merge_dismissals (owner_sub, low_id, high_id);
 
-ALTER TABLE merge_dismissals ENABLE ROW LEVEL SECURITY;
-ALTER TABLE merge_dismissals FORCE ROW LEVEL SECURITY;
-CREATE POLICY owner_only ON merge_dismissals USING (owner_sub = wm_owner()) WITH CHECK (owner_sub = wm_owner());
+CALL wm_owner_only('merge_dismissals');
 
 -- Append-only for the app: a dismissal is never changed.
 GRANT SELECT, INSERT ON merge_dismissals TO worldmem_app;

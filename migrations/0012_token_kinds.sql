@@ -1,4 +1,4 @@
--- Trust is a property of the token (issue 8): every token has a kind, and an integration token a name.
+-- Trust is a property of the token: every token has a kind, and an integration token a name.
 -- owner       the person (explorer, chat governance); writes as source `user`, tier 0
 -- agent       the chat agent and the curator; writes as source `agent`, tier 1
 -- integration a feeder named `name`; writes as source `integration:<name>`, tier 2

@@ -1,4 +1,4 @@
--- Who registered a vocabulary key (issue 8). The vocabulary stays global (facts reference keys), but a
+-- Who registered a vocabulary key. The vocabulary stays global (facts reference keys), but a
 -- key belongs to the principal that registered it: only that principal (owner + token kind, and the
 -- integration's name) may rename it or change its description; others may only use it or register the
 -- identical definition. Keys seeded by migrations and keys registered by the admin's own tools have no

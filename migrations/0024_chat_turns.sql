@@ -35,19 +35,7 @@ CREATE TABLE curator_state (
 -- lagging_chats: chats with turns past the watermark, by age of the last turn.
 CREATE INDEX curator_state_lagging ON curator_state (owner_sub, last_turn_at) WHERE watermark_seq < last_seq;
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['chat_turns', 'curator_state']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('chat_turns', 'curator_state');
 
 -- Turns are append-only for the app; the state row moves its counter, watermark and times only.
 GRANT SELECT, INSERT ON chat_turns TO worldmem_app;

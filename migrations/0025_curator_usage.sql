@@ -23,19 +23,7 @@ CREATE TABLE curator_usage (
 );
 CREATE INDEX curator_usage_owner_time ON curator_usage (owner_sub, recorded_at);
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['curator_quota', 'curator_usage']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('curator_quota', 'curator_usage');
 
 GRANT SELECT, INSERT ON curator_quota, curator_usage TO worldmem_app;
 GRANT UPDATE (level, updated_at) ON curator_quota TO worldmem_app;

@@ -1,4 +1,4 @@
--- The curator's own records (issue 12): one row per curator run, the operations it dropped (with the
+-- The curator's own records: one row per curator run, the operations it dropped (with the
 -- reason, so messy LLM output never disappears silently), and the vocabulary it wished it had (pending
 -- registry entries: a predicate or kind the LLM invented waits for the owner, never enters the registry).
 SET LOCAL ROLE worldmem_owner;
@@ -51,19 +51,7 @@ CREATE TABLE vocabulary_proposals (
     PRIMARY KEY (owner_sub, item, key)
 );
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['curator_runs', 'curator_dropped_ops', 'vocabulary_proposals']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('curator_runs', 'curator_dropped_ops', 'vocabulary_proposals');
 
 -- Runs and dropped ops are append-only records; a vocabulary proposal counts its uses (UPDATE).
 GRANT SELECT, INSERT ON curator_runs, curator_dropped_ops TO worldmem_app;

@@ -1,5 +1,5 @@
--- Core vocabulary the curator needs for everyday conversations (issue 12's scenario: "Luna ist meine Katze,
--- Futter um 19 Uhr" → person:me cares_for pet:luna; "luna" the git branch is a branch, not the cat).
+-- Core vocabulary the curator needs for everyday conversations ("Luna ist meine Katze, Futter um 19 Uhr"
+-- → person:me cares_for pet:luna; "luna" the git branch is a branch, not the cat).
 SET LOCAL ROLE worldmem_owner;
 
 INSERT INTO entity_kinds (key, name, description, privileged) VALUES

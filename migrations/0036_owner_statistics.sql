@@ -1,5 +1,4 @@
--- Plans that do not depend on how many rows the statistics credit an owner with (issue 16).
--- Runs as the migrating superuser (deleting rows of pg_statistic needs it).
+-- Plans that do not depend on how many rows the statistics credit an owner with.
 --
 -- Every owner table has row-level security `owner_sub = wm_owner()`. The planner evaluates the stable
 -- wm_owner() while estimating and looks the owner up in the column's most-common-values list. An owner
@@ -31,9 +30,3 @@ BEGIN
     END LOOP;
 END
 $nostats$;
-
--- ANALYZE skips a column whose target is 0 but leaves what it gathered before: remove that.
-DELETE FROM pg_statistic s
-USING pg_attribute a
-WHERE a.attrelid = s.starelid AND a.attnum = s.staattnum AND a.attname = 'owner_sub'
-  AND a.attstattarget = 0;

@@ -1,4 +1,4 @@
--- The finder's texts (issue 13, "graph = truth, RAG = finder"): one row per thing worth finding by a
+-- The finder's texts ("graph = truth, RAG = finder"): one row per thing worth finding by a
 -- fuzzy question: an entity whose kind says rag, a derived summary, a retention rollup, an important
 -- event's summary. Never every fact, alias or sensor change: those are found structurally. A projection
 -- only points at entities; what is true about them is always read from the ledger.
@@ -37,34 +37,10 @@ CREATE INDEX memory_projections_pending ON memory_projections (owner_sub, update
     WHERE embedding_pending;
 CREATE INDEX memory_projections_entities ON memory_projections USING gin (entity_ids);
 
-ALTER TABLE memory_projections ENABLE ROW LEVEL SECURITY;
-ALTER TABLE memory_projections FORCE ROW LEVEL SECURITY;
-CREATE POLICY owner_only ON memory_projections USING (owner_sub = wm_owner())
-    WITH CHECK (owner_sub = wm_owner());
+CALL wm_owner_only('memory_projections');
 -- Derived data: rewritten when its source changes, deleted when retention or its source drops it.
 GRANT SELECT, INSERT, UPDATE, DELETE ON memory_projections TO worldmem_app;
 GRANT SELECT ON memory_projections TO worldmem_console;
--- See 0036: no statistics on owner_sub, so a new owner's rows never flip the plans.
-ALTER TABLE memory_projections ALTER COLUMN owner_sub SET STATISTICS 0;
 
--- The time-range rule of 0021 for the new time columns (the same idempotent block as 0029).
-DO $constrain$
-DECLARE
-    col record;
-BEGIN
-    FOR col IN
-        SELECT c.table_name, c.column_name
-        FROM information_schema.columns c
-        JOIN pg_tables t ON t.schemaname = c.table_schema AND t.tablename = c.table_name
-        WHERE c.table_schema = 'public' AND c.data_type = 'timestamp with time zone'
-          AND t.tableowner = 'worldmem_owner'
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint k
-                          WHERE k.conname = c.table_name || '_' || c.column_name || '_in_range')
-        ORDER BY c.table_name, c.column_name
-    LOOP
-        EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I >= %L AND %I < %L)',
-                       col.table_name, col.table_name || '_' || col.column_name || '_in_range',
-                       col.column_name, '0001-01-02 00:00:00+00', col.column_name, '9999-12-31 00:00:00+00');
-    END LOOP;
-END
-$constrain$;
+-- The time-range rule of 0021 for the new time columns.
+CALL wm_constrain_time_ranges();

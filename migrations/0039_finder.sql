@@ -1,5 +1,5 @@
--- The finder (issue 13): which entity kinds are embedded, and the indexes that make every search list a
--- real top-k over all of an owner's rows (issue 11's search target, issue 16's fresh-owner case).
+-- The finder: which entity kinds are embedded, and the indexes that make every search list a
+-- real top-k over all of an owner's rows.
 SET LOCAL ROLE worldmem_owner;
 
 -- An entity of a kind that says rag gets a projection (its name, kind, aliases and current literal values
@@ -10,14 +10,6 @@ ALTER TABLE entity_kinds ADD COLUMN rag boolean NOT NULL DEFAULT false;
 UPDATE entity_kinds SET rag = true
 WHERE key IN ('person', 'pet', 'place', 'organization', 'project', 'repo', 'issue', 'device', 'task',
               'document', 'topic', 'thing', 'policy', 'preference');
-
--- Full text over projection texts in both of the owner's languages: a query is matched against the
--- German and the English stemming of every text (an OR of two index scans), so "Katzen" finds "Katze"
--- and "feeding" finds "feed".
-CREATE INDEX memory_projections_tsv_german ON memory_projections
-    USING gin (to_tsvector('german'::regconfig, text));
-CREATE INDEX memory_projections_tsv_english ON memory_projections
-    USING gin (to_tsvector('english'::regconfig, text));
 
 -- One HNSW index per embedding dimension a supported model produces (the column has no fixed dimension):
 -- 512 the offline default (USE multilingual v3), 384 / 768 / 1024 / 1536 the common sizes of an
@@ -34,6 +26,3 @@ CREATE INDEX memory_projections_hnsw_1024 ON memory_projections
     USING hnsw ((embedding::vector(1024)) vector_cosine_ops) WHERE vector_dims(embedding) = 1024;
 CREATE INDEX memory_projections_hnsw_1536 ON memory_projections
     USING hnsw ((embedding::vector(1536)) vector_cosine_ops) WHERE vector_dims(embedding) = 1536;
-
--- The reconciler's sweep reads an owner's entity projections by source; the pending queue is 0038's.
-CREATE INDEX memory_projections_source ON memory_projections (owner_sub, source_kind, source_key);

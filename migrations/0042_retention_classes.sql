@@ -1,4 +1,4 @@
--- Retention classes (issue 13): what may ever be pruned, and what a pruned row leaves behind.
+-- Retention classes: what may ever be pruned, and what a pruned row leaves behind.
 --
 -- permanent: user assertions, policies, corrections, curated preferences, agent actions with a reason.
 --   Never pruned. 'standard', the default of facts.retention_class since 0003, means permanent: renaming
@@ -49,48 +49,6 @@ CREATE INDEX entity_merge_moves_new ON entity_merge_moves (new_id) WHERE new_id 
 CREATE INDEX facts_windowed ON facts (owner_sub, subject_id, predicate, valid_from)
     WHERE retention_class = 'windowed';
 
--- 0018's guard, with one change: the links to a successor or invalidating row may become NULL when that
--- row is pruned (the foreign key's ON DELETE SET NULL runs as the table owner; the app never is).
-CREATE OR REPLACE FUNCTION wm_facts_guard() RETURNS trigger
-    LANGUAGE plpgsql AS $guard$
-DECLARE
-    pruning boolean := current_user = 'worldmem_owner';
-BEGIN
-    IF OLD.superseded_at IS NOT NULL AND NEW.superseded_at IS DISTINCT FROM OLD.superseded_at THEN
-        RAISE EXCEPTION 'fact %: superseded_at is closed and cannot change', OLD.id USING ERRCODE = 'check_violation';
-    END IF;
-    IF NEW.superseded_at IS NOT NULL AND NEW.superseded_at < OLD.recorded_at THEN
-        RAISE EXCEPTION 'fact %: superseded_at before recorded_at', OLD.id USING ERRCODE = 'check_violation';
-    END IF;
-    IF NEW.status IS DISTINCT FROM OLD.status AND (OLD.status, NEW.status) NOT IN (
-            ('proposed', 'pending'), ('proposed', 'active'), ('proposed', 'superseded'), ('proposed', 'invalidated'),
-            ('pending', 'superseded'), ('pending', 'invalidated'),
-            ('active', 'superseded'), ('active', 'invalidated'), ('active', 'expired'),
-            ('superseded', 'archived'), ('invalidated', 'archived'), ('expired', 'archived')) THEN
-        RAISE EXCEPTION 'fact %: status % cannot become %', OLD.id, OLD.status, NEW.status
-            USING ERRCODE = 'check_violation';
-    END IF;
-    IF OLD.status IN ('proposed', 'pending', 'active') AND NEW.status IS DISTINCT FROM OLD.status
-            AND NEW.superseded_at IS NULL THEN
-        RAISE EXCEPTION 'fact %: status % needs superseded_at', OLD.id, NEW.status USING ERRCODE = 'check_violation';
-    END IF;
-    IF OLD.invalidated_by_fact_id IS NOT NULL
-            AND NEW.invalidated_by_fact_id IS DISTINCT FROM OLD.invalidated_by_fact_id
-            AND NOT (pruning AND NEW.invalidated_by_fact_id IS NULL) THEN
-        RAISE EXCEPTION 'fact %: invalidated_by_fact_id is set once', OLD.id USING ERRCODE = 'check_violation';
-    END IF;
-    IF OLD.superseded_by_fact_id IS NOT NULL
-            AND NEW.superseded_by_fact_id IS DISTINCT FROM OLD.superseded_by_fact_id
-            AND NOT (pruning AND NEW.superseded_by_fact_id IS NULL) THEN
-        RAISE EXCEPTION 'fact %: superseded_by_fact_id is set once', OLD.id USING ERRCODE = 'check_violation';
-    END IF;
-    IF NEW.superseded_by_fact_id IS NOT NULL AND NEW.superseded_at IS NULL THEN
-        RAISE EXCEPTION 'fact %: only a closed row has a successor', OLD.id USING ERRCODE = 'check_violation';
-    END IF;
-    RETURN NEW;
-END
-$guard$;
-
 -- One row per rolled-up series and month: the statistics a rollup's text is rendered from, so a later
 -- run that finds more rows of the same month (late observations) merges instead of overwriting.
 -- series_key: 'fact:<subject uuid>:<predicate>:<YYYY-MM>' or 'events:<event type>:<target uuid|->:<YYYY-MM>',
@@ -120,42 +78,10 @@ CREATE TABLE retention_edges (
     updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
 );
 
-DO $rls$
-DECLARE
-    t text;
-BEGIN
-    FOREACH t IN ARRAY ARRAY['retention_rollups', 'retention_edges']
-    LOOP
-        EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY owner_only ON %I USING (owner_sub = wm_owner()) '
-                       'WITH CHECK (owner_sub = wm_owner())', t);
-        EXECUTE format('ALTER TABLE %I ALTER COLUMN owner_sub SET STATISTICS 0', t);  -- see 0036
-    END LOOP;
-END
-$rls$;
+CALL wm_owner_only('retention_rollups', 'retention_edges');
 
 GRANT SELECT, INSERT, UPDATE ON retention_rollups, retention_edges TO worldmem_app;
 GRANT SELECT ON retention_rollups, retention_edges TO worldmem_console;
 
--- The time-range rule of 0021 for the new time columns (the same idempotent block as 0038).
-DO $constrain$
-DECLARE
-    col record;
-BEGIN
-    FOR col IN
-        SELECT c.table_name, c.column_name
-        FROM information_schema.columns c
-        JOIN pg_tables t ON t.schemaname = c.table_schema AND t.tablename = c.table_name
-        WHERE c.table_schema = 'public' AND c.data_type = 'timestamp with time zone'
-          AND t.tableowner = 'worldmem_owner'
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint k
-                          WHERE k.conname = c.table_name || '_' || c.column_name || '_in_range')
-        ORDER BY c.table_name, c.column_name
-    LOOP
-        EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I >= %L AND %I < %L)',
-                       col.table_name, col.table_name || '_' || col.column_name || '_in_range',
-                       col.column_name, '0001-01-02 00:00:00+00', col.column_name, '9999-12-31 00:00:00+00');
-    END LOOP;
-END
-$constrain$;
+-- The time-range rule of 0021 for the new time columns.
+CALL wm_constrain_time_ranges();

@@ -1,10 +1,10 @@
--- Windowed events in the causal log (issue 13): world events whose type's registry class is 'windowed'
+-- Windowed events in the causal log: world events whose type's registry class is 'windowed'
 -- (e.g. code mode's build and test results) that nothing depends on are rolled up and then pruned row by
 -- row, with their AGE vertex and the CAUSED edge into it. Observations (observed_events, 0043) go by
 -- partition instead; world_events cannot be partitioned (its id is a foreign-key target, see 0043).
 
 -- Pruning a leaf event removes its mirror too: the Event vertex and the one CAUSED edge into it (a leaf
--- causes nothing, so no edge leaves it). Only the prune function below, owned by worldmem_owner, deletes.
+-- causes nothing, so no edge leaves it). Only wm_retention_prune_events (graph/sql/functions/), owned by worldmem_owner, deletes.
 GRANT SELECT, DELETE ON worldgraph."Event", worldgraph."CAUSED" TO worldmem_owner;
 GRANT USAGE ON SCHEMA worldgraph TO worldmem_owner;
 
@@ -23,46 +23,3 @@ WHERE w.intent IS NULL AND w.expected_effect IS NULL
   AND NOT EXISTS (SELECT 1 FROM entity_merges m WHERE w.id IN (m.event_id, m.split_event_id))
   AND NOT EXISTS (SELECT 1 FROM merge_dismissals d WHERE d.event_id = w.id);
 GRANT SELECT ON retention_unheld_events TO worldmem_app;
-
--- Delete the given events of one rolled-up series (type, target, month) and their mirror: only events
--- still unheld, behind the edge, and only if the series' rollup and its projection were written in this
--- very transaction (as wm_retention_prune_facts). SECURITY DEFINER: the app has no DELETE on either.
-CREATE FUNCTION wm_retention_prune_events(series_key text, ids uuid[], edge timestamptz) RETURNS bigint
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, ag_catalog, pg_temp AS $fn$
-DECLARE
-    r retention_rollups%ROWTYPE;
-    doomed uuid[];
-    keys ag_catalog.agtype[];
-    vertices ag_catalog.graphid[];
-BEGIN
-    IF wm_owner() IS NULL THEN
-        RAISE EXCEPTION 'retention: no owner' USING ERRCODE = 'insufficient_privilege';
-    END IF;
-    IF edge > now() THEN
-        RAISE EXCEPTION 'retention: the edge % lies in the future', edge USING ERRCODE = 'check_violation';
-    END IF;
-    SELECT * INTO r FROM retention_rollups x
-    WHERE x.owner_sub = wm_owner() AND x.series_key = wm_retention_prune_events.series_key AND x.kind = 'events';
-    IF NOT FOUND OR r.written_at <> now() OR NOT EXISTS (
-            SELECT 1 FROM memory_projections p
-            WHERE p.id = r.projection_id AND p.source_kind = 'rollup' AND (p.embedding_pending OR p.embedding IS NOT NULL)) THEN
-        RAISE EXCEPTION 'retention: no rollup of % written in this transaction', series_key
-            USING ERRCODE = 'check_violation';
-    END IF;
-    SELECT coalesce(array_agg(u.id), '{}') INTO doomed
-    FROM retention_unheld_events u
-    WHERE u.owner_sub = wm_owner() AND u.id = ANY (ids) AND u.occurred_at < edge
-      AND u.event_type = r.event_type AND u.target_entity_id IS NOT DISTINCT FROM r.subject_id
-      AND u.occurred_at >= r.month::timestamp AT TIME ZONE 'UTC'
-      AND u.occurred_at < (r.month + interval '1 month')::timestamp AT TIME ZONE 'UTC';
-    keys := ARRAY(SELECT (to_jsonb(d::text)::text)::ag_catalog.agtype FROM unnest(doomed) AS d);
-    vertices := ARRAY(SELECT v.id FROM worldgraph."Event" v
-                      WHERE ag_catalog.agtype_access_operator(v.properties, '"id"'::ag_catalog.agtype) = ANY (keys));
-    DELETE FROM worldgraph."CAUSED" e WHERE e.end_id = ANY (vertices) OR e.start_id = ANY (vertices);
-    DELETE FROM worldgraph."Event" v WHERE v.id = ANY (vertices);
-    DELETE FROM world_events w WHERE w.id = ANY (doomed);
-    RETURN cardinality(doomed);
-END
-$fn$;
-REVOKE ALL ON FUNCTION wm_retention_prune_events(text, uuid[], timestamptz) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION wm_retention_prune_events(text, uuid[], timestamptz) TO worldmem_app;

@@ -1,4 +1,4 @@
--- Current relationships pointing AT an entity, by one index that holds the owner too (issue 11, scale rows).
+-- Current relationships pointing AT an entity, by one index that holds the owner too.
 -- The context builder runs agent_facts_about with generic plans (context_generic_plans.sql), and a generic
 -- plan cannot know how selective `owner_sub = wm_owner()` is (owner_sub has STATISTICS 0, migration 0036):
 -- for the incoming branch it ANDed the facts_object bitmap (object_entity_id = ANY(...), a few rows) with

@@ -1,4 +1,4 @@
--- Contacts and commitments as graph-backed domains (issue 15, graph/domains/).
+-- Contacts and commitments as graph-backed domains (graph/domains/).
 --
 -- 1. `due`: when a commitment (a task or an issue) is due, a functional attribute like `status`, so its
 --    history is bitemporal like every other fact and pendingReview can ask about overdue ones.
@@ -31,12 +31,7 @@ CREATE TABLE contact_merge_suggestions (
 CREATE UNIQUE INDEX contact_merge_suggestions_pair ON contact_merge_suggestions (owner_sub, low_id, high_id);
 
 -- Fail closed: unset app.current_owner matches no row, for reads and writes.
-ALTER TABLE contact_merge_suggestions ENABLE ROW LEVEL SECURITY;
-ALTER TABLE contact_merge_suggestions FORCE ROW LEVEL SECURITY;
-CREATE POLICY owner_only ON contact_merge_suggestions USING (owner_sub = wm_owner())
-    WITH CHECK (owner_sub = wm_owner());
--- No planner statistics on the owner column (0036, issue 16).
-ALTER TABLE contact_merge_suggestions ALTER COLUMN owner_sub SET STATISTICS 0;
+CALL wm_owner_only('contact_merge_suggestions');
 
 -- The app inserts and reads (no UPDATE, no DELETE: nothing is overwritten); the console reads.
 GRANT SELECT, INSERT ON contact_merge_suggestions TO worldmem_app;

@@ -1,4 +1,4 @@
--- Code mode (issue 15): conventions and decisions as topic entities whose text is one functional fact,
+-- Code mode: conventions and decisions as topic entities whose text is one functional fact,
 -- scoped to a repo, project or folder (or global: no scope), so that per (topic, scope) exactly one text is
 -- believed and the context builder resolves repo > project/folder > global (graph/codemode/conventions.py);
 -- build and test results as world events of the retention class 'windowed' (pruned and rolled up after a
@@ -35,21 +35,6 @@ ON CONFLICT (key) DO NOTHING;
 ALTER TABLE event_types ADD COLUMN IF NOT EXISTS retention_class text NOT NULL DEFAULT 'standard';
 UPDATE event_types SET retention_class = 'windowed' WHERE key IN ('build_result', 'test_result');
 ALTER TABLE world_events ADD COLUMN IF NOT EXISTS retention_class text NOT NULL DEFAULT 'standard';
-
--- Every writer (the committer, a bulk path, COPY) gets the type's class without knowing about it; an
--- insert that names another class than the default keeps it.
-CREATE FUNCTION wm_event_retention() RETURNS trigger
-    LANGUAGE plpgsql AS $retention$
-BEGIN
-    IF NEW.retention_class = 'standard' THEN
-        NEW.retention_class := coalesce(
-            (SELECT t.retention_class FROM event_types t WHERE t.key = NEW.event_type), 'standard');
-    END IF;
-    RETURN NEW;
-END
-$retention$;
-CREATE TRIGGER world_events_retention BEFORE INSERT ON world_events
-    FOR EACH ROW EXECUTE FUNCTION wm_event_retention();
 
 -- The latest build and test results of a repo (graph/sql/codemode_build_state.sql).
 CREATE INDEX world_events_windowed_target ON world_events (owner_sub, target_entity_id, event_type, occurred_at DESC)

@@ -1,4 +1,4 @@
--- Projection embeddings stored in the row, not in the TOAST table (issue 13's recall, issue 16's speed).
+-- Projection embeddings stored in the row, not in the TOAST table.
 -- The vector type's default storage is EXTERNAL, and a row of text plus a 512-d vector (2 KB) is over the
 -- 2 KB toast target, so every embedding lived out of line: an exact distance scan fetched each one through
 -- the TOAST index, 10.2 ms for 2,460 projections. Inline (MAIN, and a target of a whole page so a vector up

@@ -1,4 +1,4 @@
--- Observations over GraphQL (recordObservations, issue 13): a retried call must not store an observation
+-- Observations over GraphQL (recordObservations): a retried call must not store an observation
 -- twice. An observation that names its source's id (external_ref) is unique per owner and instant; the
 -- insert skips one the owner already holds (ON CONFLICT DO NOTHING on this index). The index must contain
 -- the partition key (occurred_at) to be unique on a partitioned table; it is created on every partition,

@@ -1,4 +1,4 @@
--- Windowed relationships (issue 13): a relationship row is never windowed.
+-- Windowed relationships: a relationship row is never windowed.
 --
 -- The job never prunes a relationship row (wm_retention_prunable, 0043: literals only), and it should not:
 -- relationship rows are the AGE edges that neighbors, traversal and causality read at any valid and system
@@ -7,21 +7,7 @@
 -- They are also few (memberships and locations change rarely; the high-frequency series are literal), and
 -- no writer marks them windowed (syncEntities writes literal, functional predicates only). A windowed
 -- relationship would therefore be a class that promises a pruning that never comes: this constraint makes
--- the class honest. Rows already marked so (only possible by a hand-made UPDATE) become 'standard'
--- (permanent), which is what they were in effect; this runs as the migrating superuser, so RLS hides no
--- owner's rows from it, and the append-only guard (0042) allows the class to change.
-DO $fix$
-DECLARE
-    n bigint;
-BEGIN
-    UPDATE facts SET retention_class = 'standard' WHERE retention_class = 'windowed' AND object_kind <> 'literal';
-    GET DIAGNOSTICS n = ROW_COUNT;
-    IF n > 0 THEN
-        RAISE NOTICE '0064: % windowed relationship rows are permanent now (relationships are never pruned)', n;
-    END IF;
-END
-$fix$;
-
+-- the class honest.
 SET LOCAL ROLE worldmem_owner;
 
 ALTER TABLE facts ADD CONSTRAINT facts_windowed_literal

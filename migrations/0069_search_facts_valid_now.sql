@@ -1,4 +1,4 @@
--- searchWorldMemory's fact list bounded by valid time (issue 11's search target at 1M facts / 100k entities).
+-- searchWorldMemory's fact list bounded by valid time.
 --
 -- The list answers current beliefs (superseded_at IS NULL, active) that are valid now or later. The
 -- (owner_sub, value_tsv) GIN index of 0040 holds every fact ever written, so a word that many current beliefs
@@ -6,7 +6,7 @@
 -- "draft" at bench.search_scale's 100,000 entities matched 100,000 status facts whose valid time ended 100
 -- days ago, 312 ms (25,941 heap pages) for an empty list. Two indexes let agent_search_facts bound both
 -- halves of "valid now or later" by an index condition (measured as worldmem_app under RLS, same query,
--- custom and generic plans, 0.10-0.14 ms; bench/README.md "Search as fast as issue 11 asks"):
+-- custom and generic plans, 0.10-0.14 ms):
 --
 -- 1. Open-ended current beliefs (valid_to IS NULL, the usual case): a GIN index over only those rows, so a
 --    word search never meets a row whose valid time ended. `@@` is LEAKPROOF (0008), so it is an index

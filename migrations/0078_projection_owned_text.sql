@@ -1,8 +1,7 @@
--- The text list of searchWorldMemory without reading the owner's whole posting list (issue 11's search
--- target at 100,000 entities; plans in bench/README.md, "The text list keeps the owner out of the word scan").
+-- The text list of searchWorldMemory without reading the owner's whole posting list.
 -- Runs as the migrating superuser: CREATE FUNCTION ... LEAKPROOF needs it.
 --
--- The (owner_sub, tsv) GIN indexes of 0041 keep the owner as a key of its own (btree_gin), and a scan pays
+-- (owner_sub, tsv) GIN indexes keep the owner as a key of its own (btree_gin), and a scan pays
 -- for the owner's whole entry: "aktiver Status" (no text holds "aktiv") took 10-16 ms per language at
 -- bench-a's 74,000 projections, 71 index pages each, for nothing. How much depends on the index's history:
 -- built afresh the same index answered in 0.13 ms, but these indexes grow row by row (the reconciler), and
@@ -34,22 +33,9 @@ BEGIN
 END
 $fn$;
 
--- The transaction owner's lexeme as a query (no owner: NULL, which matches nothing). Not LEAKPROOF and not
--- needed to be: it reads no row. finder_search_text calls it as a scalar subquery (an InitPlan), so the
--- planner cannot fold it into a constant and estimates it at the default 0.5 %: the two conditions together
--- look rare, and the owner btree is not ANDed in (with the owner folded in, every owner's lexeme is in all
--- of its rows, and the plan went back to the 74,000-row bitmap).
-CREATE FUNCTION public.wm_owner_tsquery() RETURNS tsquery
-    LANGUAGE sql STABLE PARALLEL SAFE
-    RETURN quote_literal('wmowner' || md5(public.wm_owner()))::tsquery;
-
 SET LOCAL ROLE worldmem_owner;
 
 CREATE INDEX memory_projections_owned_tsv_de ON memory_projections
     USING gin (wm_owned_tsv(owner_sub, tsv_german)) WITH (fastupdate = off);
 CREATE INDEX memory_projections_owned_tsv_en ON memory_projections
     USING gin (wm_owned_tsv(owner_sub, tsv_english)) WITH (fastupdate = off);
-
--- Replaced by the two above (finder_search_text was their only reader).
-DROP INDEX memory_projections_owner_tsv_de;
-DROP INDEX memory_projections_owner_tsv_en;

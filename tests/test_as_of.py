@@ -23,10 +23,10 @@ from graph.agent import recall
 from graph.agent.world_context import ContextRequest, build
 from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
-from graph.ledger.timeline import during, known
+from graph.ledger.timeline import believed, during, known
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
-from graph.reads.temporal import fact_history, state_as_known_at, state_at
+from graph.reads.temporal import Question, fact_history, state_as_known_at, state_at
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
 from graph.sql import load
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
@@ -57,7 +57,8 @@ def test_during_and_known_agree_in_python_sql_and_cypher(db: Database) -> None:
     with db.owner_tx("nobody", read_only=True) as conn:
         for lo, hi, t in CASES:
             sql = conn.execute("SELECT wm_during(%s, %s, %s) AS d, wm_known(%s, %s, %s) AS k, "
-                               "wm_known(%s, %s, NULL) AS n", (lo, hi, t, lo, hi, t, lo, hi)).fetchone()
+                               "wm_known(%s, %s, NULL) AS n, wm_believed(%s) AS b",
+                               (lo, hi, t, lo, hi, t, lo, hi, hi)).fetchone()
             assert sql is not None
             params = json.dumps({"lo": micros(lo), "hi": micros(hi), "t": micros(t)})
             graph = conn.execute(
@@ -67,6 +68,11 @@ def test_during_and_known_agree_in_python_sql_and_cypher(db: Database) -> None:
             assert graph is not None
             expected = (during(lo, hi, t), known(lo, hi, t), known(lo, hi, None))
             assert (sql["d"], sql["k"], sql["n"]) == expected, (lo, hi, t)
+            assert sql["b"] == believed(hi) == sql["n"], (lo, hi)
+            # the reads' condition, valid time and system time on the same row's times (Question's twin)
+            assert Question.known_at(t, t).sees(lo, hi, lo, hi) == (sql["d"] and sql["k"]), (lo, hi, t)
+            assert Question.as_of(t).sees(lo, hi, lo, hi) == (sql["d"] and sql["b"]), (lo, hi, t)
+            assert Question.history("p").sees(lo, hi, lo, hi)
             assert tuple(cypher.parse_agtype(v) for v in graph.values()) == expected, (lo, hi, t)
     assert any(during(*c) for c in CASES) and not all(during(*c) for c in CASES)
 

@@ -22,6 +22,7 @@ from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
+from graph.platform.repeatables import DIRECTORY as FUNCTIONS
 from graph.reads import temporal, traversal_first
 from graph.reads.temporal import Question, fact_history, fact_history_retention, state_as_known_at, state_at
 from graph.reads.traversal import Direction, NeighborQuery, neighbors
@@ -164,7 +165,7 @@ def test_a_read_is_one_statement_in_one_round_trip(one: Database, world: str) ->
     }
     for name, read in reads.items():
         kinds = sent(of_pool(one, read))
-        # each pins its owner inside its one statement (Database.read_pinned, migrations/0080 and 0081)
+        # each pins its owner inside its one statement (Database.read_pinned, wm_pin_reader)
         assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 1, 1), (name, kinds)
     # the counter counts: a name that is no ref takes find's path, more statements and round trips; so does
     # a second level of a traversal
@@ -225,7 +226,7 @@ def test_a_pinned_read_leaves_nothing_of_its_owner_on_the_connection(one: Databa
 
 @pytest.mark.parametrize("function", sorted(PINNED))
 def test_the_console_role_cannot_pin_an_owner(one: Database, world: str, function: str) -> None:
-    """The functions that pin an owner are the app's only (migrations/0080): the console role, which runs a
+    """The functions that pin an owner are the app's only (wm_pin_reader's grants): the console role, which runs a
     power user's own text, may execute none of them, so it cannot read as another owner."""
     with one.connection() as conn:
         conn.execute("SET LOCAL ROLE worldmem_console")
@@ -235,13 +236,13 @@ def test_the_console_role_cannot_pin_an_owner(one: Database, world: str, functio
 
 
 def test_the_neighbors_function_is_what_its_files_compose() -> None:
-    """wm_read_neighbors_first (migrations/0081) froze graph/sql/traversal_first.sql with
-    cypher/neighbors_first.cypher composed in; a change to either file without a new migration fails here."""
+    """wm_read_neighbors_first (graph/sql/functions/) holds graph/sql/traversal_first.sql with
+    cypher/neighbors_first.cypher composed in; a change to either file without the function's fails here."""
     composed = sql.SQL(load("traversal_first")).format(hops=cypher.call(traversal_first.HOPS, "%(graph)s"))
     body = "\n".join(line for line in composed.as_bytes(None).decode().splitlines() if not line.startswith("--"))
     for placeholder, argument in (("%(ref)s", "wanted"), ("%(system_time)s", "system_time"), ("%(graph)s", "graph"),
                                   ("%(all_types)s", "all_types")):
         body = body.replace(placeholder, argument)
-    migration = (Path(__file__).parent.parent / "migrations" / "0081_pinned_neighbors.sql").read_text()
+    migration = (FUNCTIONS / "wm_read_neighbors_first.sql").read_text()
     frozen = migration.split("-- BEGIN composed\n", 1)[1].split("\n-- END composed", 1)[0]
     assert frozen == body

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.platform import repeatables
 from graph.platform.migrate import discover
 from graph.settings import Settings
 
@@ -42,6 +43,10 @@ def test_the_wheel_can_migrate(server_wheel: zipfile.ZipFile, tmp_path: Path, se
     server_wheel.extractall(tmp_path, members=[*packed, "migrations/__init__.py"])
     assert [m.version for m in discover(tmp_path / "migrations")] == [m.version for m in
                                                                       discover(settings.migrations_dir)]
+    # the repeatable function files, applied after the numbered migrations, travel too
+    functions = sorted(n for n in names if n.startswith("graph/sql/functions/") and n.endswith(".sql"))
+    assert functions == sorted(f"graph/sql/functions/{p.name}" for p in repeatables.DIRECTORY.glob("*.sql"))
+    assert functions
 
 
 def test_the_wheel_carries_queries_and_graphiql(server_wheel: zipfile.ZipFile) -> None:

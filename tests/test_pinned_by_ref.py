@@ -15,7 +15,7 @@ from psycopg.rows import dict_row
 
 from tests.test_one_statement import V0, world  # noqa: F401 (the world fixture: a merge, aliases, an ambiguity)
 
-MIGRATIONS = Path(__file__).parent.parent / "migrations"
+ORACLES = Path(__file__).parent / "sql"
 # fast path: pet:b, pet:c, person:o (exact refs, unmerged); 0080's path: pet:a (merged), Ace (an alias),
 # Twin (ambiguous), pet:zz (no entity)
 NAMES = ["pet:b", "pet:c", "person:o", "pet:a", "Ace", "Twin", "pet:zz", "PET:B"]
@@ -28,8 +28,8 @@ CALLS = {
 
 
 def _as_of_0080(function: str) -> str:
-    """0080's definition of `function`, renamed into pg_temp (the statement the reads ran before 0084)."""
-    text = (MIGRATIONS / "0080_pinned_reads.sql").read_text()
+    """The resolve-only definition of `function` (tests/sql/), renamed into pg_temp."""
+    text = (ORACLES / f"{function}_by_resolve.sql").read_text()
     start = text.index(CALLS[function][1])
     body = text[start:text.index("$fn$;", start) + len("$fn$;")]
     return re.sub(r"^CREATE FUNCTION \w+\(", f"CREATE FUNCTION pg_temp.old_{function}(", body)

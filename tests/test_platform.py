@@ -79,27 +79,37 @@ def table_exists(url: str, name: str) -> bool:
 
 # 1. Provisioning is idempotent -------------------------------------------------------------------
 
-def test_db_up_twice_is_quick_and_applies_nothing(settings: Settings) -> None:
-    first = run_cli("db", "up")  # brings the machine to ready (a no-op if it already is)
+@pytest.fixture
+def own_db(settings: Settings) -> Iterator[dict[str, str]]:
+    """A database name of this test's own for the CLI, so a shared cluster's default database (migrated by
+    whichever checkout ran `db up` last) plays no part."""
+    name = f"worldmem_up_{uuid.uuid4().hex[:10]}"
+    drop_or_abort(settings, name)
+    yield {"WORLDMEM_DB_NAME": name}
+    drop_database(settings, name)
+
+
+def test_db_up_twice_is_quick_and_applies_nothing(settings: Settings, own_db: dict[str, str]) -> None:
+    first = run_cli("db", "up", env=own_db)  # brings the machine to ready (a no-op if it already is)
     assert first.returncode == 0, first.stderr
+    assert "function files applied: ['wm_" in first.stderr
     started = time.monotonic()
-    up = run_cli("db", "up")
+    up = run_cli("db", "up", env=own_db)
     elapsed = time.monotonic() - started
     assert up.returncode == 0, up.stderr
     assert elapsed < 60, f"a second `db up` took {elapsed:.1f} s"
-    assert "none (up to date)" in up.stderr
+    assert "none (up to date)" in up.stderr and "function files applied: none" in up.stderr
     assert "Traceback" not in up.stderr
 
-    status = run_cli("db", "status")
+    status = run_cli("db", "status", env=own_db)
     assert status.returncode == 0, status.stderr
     info = json.loads(status.stdout)
     if info["mode"] == "embedded":
         assert info["running"] is True
         assert info["app_socket"] is None or Path(str(info["app_socket"])).is_socket()  # the app role's way in
         assert info["root_ready"] is True and info["packages_installed"] is True
-    # Every migration of this checkout is applied. A shared cluster may hold more (other branches' numbers
-    # applied by their own `db up`), so equality would fail for reasons outside this checkout.
-    assert set(file_versions(settings.migrations_dir)) <= set(info["migrations"])
+    # Every migration of this checkout is applied, and only those (the database is this test's own).
+    assert file_versions(settings.migrations_dir) == info["migrations"]
 
 
 def test_db_url_prints_a_working_app_url() -> None:

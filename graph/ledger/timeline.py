@@ -130,10 +130,15 @@ def plan_add_member(believed_same_value: Sequence[Belief], new: Interval) -> Pla
 def during(lo: datetime, hi: datetime | None, t: datetime) -> bool:
     """t lies in the half-open [lo, hi), hi None = open: the one as-of condition.
 
-    The database has the same function, `wm_during` (migrations/0015_as_of.sql), which every SQL and
+    The database has the same function, `wm_during` (graph/sql/functions/wm_during.sql), which every SQL and
     Cypher as-of read calls; tests/test_as_of.py checks the two agree on every ordering of the arguments.
     """
     return lo <= t and (hi is None or t < hi)
+
+
+def believed(superseded_at: datetime | None) -> bool:
+    """Is a row believed now (never superseded)? The twin of the database's `wm_believed`."""
+    return superseded_at is None
 
 
 def known(recorded_at: datetime, superseded_at: datetime | None, system_time: datetime | None) -> bool:
@@ -142,5 +147,5 @@ def known(recorded_at: datetime, superseded_at: datetime | None, system_time: da
     The twin of the database's `wm_known`, used by facts, aliases, merges (split_at) and edges alike.
     """
     if system_time is None:
-        return superseded_at is None
+        return believed(superseded_at)
     return during(recorded_at, superseded_at, system_time)

@@ -1,7 +1,14 @@
-"""Numbered plain-SQL migrations, applied in order, each in its own transaction.
+"""Numbered plain-SQL migrations, applied in order, then the repeatable function files; each in its own transaction.
 
 `migrations/NNNN_name.sql` files are applied once and recorded in `schema_migrations` with a checksum;
 re-running is a no-op, a failed migration rolls back completely, and an edited applied file is refused.
+They hold tables, indexes, policies, grants, extensions, roles and the graph. The SQL functions live in
+`graph/sql/functions/<name>.sql` (graph.platform.repeatables): applied after the numbered migrations whenever
+a file's checksum changed, recorded in `schema_repeatables`.
+
+The numbered files below 0100 are the baseline. A database migrated before the functions moved out of them
+has numbered migrations recorded but no `schema_repeatables`: it is refused with a MigrationError that says to
+recreate it (its recorded checksums are those of files that no longer exist; nothing was deployed with them).
 """
 
 from __future__ import annotations
@@ -14,8 +21,10 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
+from graph.platform import repeatables
 from graph.platform.connect import ROLE_NAMES, admin_url, dbname_of
 from graph.platform.errors import MigrationError, PlatformError
+from graph.platform.repeatables import Repeatable
 from graph.platform.secrets import load_or_create_secrets
 from graph.settings import Settings
 from graph.sql import load, trusted
@@ -60,8 +69,25 @@ def ensure_database(settings: Settings, dbname: str) -> None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(dbname)))
 
 
-def migrate(settings: Settings, url: str | None = None, directory: Path | None = None) -> list[str]:
-    """Apply pending migrations to the database at `url` (admin); return the versions applied."""
+@dataclass(frozen=True)
+class Migrated:
+    """What one run did: numbered versions applied, function files (re-)applied, function files removed
+    whose function is still in the database (reported until a numbered migration drops it)."""
+
+    versions: list[str]
+    functions: list[str]
+    removed: list[str]
+
+
+def migrate(settings: Settings, url: str | None = None, directory: Path | None = None,
+            functions: Path | None = None) -> list[str]:
+    """Apply pending migrations and changed function files to the database at `url` (admin); return the
+    numbered versions applied (migrate_report tells the function files too)."""
+    return migrate_report(settings, url, directory, functions).versions
+
+
+def migrate_report(settings: Settings, url: str | None = None, directory: Path | None = None,
+                   functions: Path | None = None) -> Migrated:
     url = url or admin_url(settings)
     applied_now: list[str] = []
     # One migrator per cluster, whatever database it migrates. Roles, their settings and grants to them are
@@ -73,12 +99,28 @@ def migrate(settings: Settings, url: str | None = None, directory: Path | None =
         gate.execute(load("platform_cluster_lock"), (CLUSTER_LOCK_KEY,))
         ensure_database(settings, dbname_of(url))
         with _connect(url, autocommit=True, options="-c search_path=public,ag_catalog") as conn:
+            _refuse_layout_before_repeatables(conn)
             conn.execute(load("platform_schema_migrations"))
+            conn.execute(load("platform_schema_repeatables"))
             for migration in discover(directory or settings.migrations_dir):
                 if _apply_one(conn, migration):
                     applied_now.append(migration.version)
+            files = repeatables.discover(functions or repeatables.DIRECTORY)
+            functions_now = [r.name for r in files if _apply_repeatable(conn, r)]
+            removed = _removed(conn, {r.name for r in files})
             _ensure_role_logins(conn, settings)
-    return applied_now
+    return Migrated(applied_now, functions_now, removed)
+
+
+def _refuse_layout_before_repeatables(conn: psycopg.Connection) -> None:
+    row = conn.execute(load("platform_layout_before_repeatables")).fetchone()
+    if row is not None and row[0] and conn.execute(load("platform_migrations_applied")).fetchone() is not None:
+        raise MigrationError(
+            "this database was migrated before the SQL functions moved to graph/sql/functions/, and its "
+            "recorded migrations are not the baseline's",
+            "recreate it: `worldmem db drop NAME` for a scratch database (or drop the database), then "
+            "`worldmem migrate`",
+        )
 
 
 def _apply_one(conn: psycopg.Connection, migration: Migration) -> bool:
@@ -104,6 +146,39 @@ def _apply_one(conn: psycopg.Connection, migration: Migration) -> bool:
         conn.execute(load("platform_migration_record"),
                      (migration.version, migration.name, migration.checksum))
         return True
+
+
+def _apply_repeatable(conn: psycopg.Connection, repeatable: Repeatable) -> bool:
+    with conn.transaction():
+        conn.execute(load("platform_migration_lock"), (LOCK_KEY,))
+        row = conn.execute(load("platform_repeatable_get"), (repeatable.name,)).fetchone()
+        if row is not None and row[0] == repeatable.checksum:
+            return False
+        try:
+            conn.execute(load("platform_function_bodies_unchecked"))
+            # Function files are our own trusted, versioned SQL: the literal text of a named file.
+            conn.execute(trusted(repeatable.text))
+            conn.execute(load("platform_reset_role"))  # a file may SET LOCAL ROLE
+        except psycopg.Error as exc:
+            raise MigrationError(
+                f"function file {repeatable.name}.sql failed and was rolled back: "
+                f"{str(exc).strip().splitlines()[0]}"
+            ) from exc
+        conn.execute(load("platform_repeatable_record"), (repeatable.name, repeatable.checksum))
+        return True
+
+
+def _removed(conn: psycopg.Connection, names: set[str]) -> list[str]:
+    """Recorded function files that are gone: reported while their function exists, forgotten once dropped."""
+    removed = []
+    for name, present in conn.execute(load("platform_repeatables_recorded")).fetchall():
+        if name in names:
+            continue
+        if present:
+            removed.append(name)
+        else:
+            conn.execute(load("platform_repeatable_forget"), (name,))
+    return removed
 
 
 def _ensure_role_logins(conn: psycopg.Connection, settings: Settings) -> None:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from graph.errors import BadInput
 from graph.governance.phrases import Lang, owner_language
-from graph.ledger import entities
+from graph.ledger import entities, timeline
 from graph.platform.db import Database
 from graph.retention import notice
 from graph.retention.notice import RetentionNotice
@@ -107,6 +107,16 @@ class Question:
     @property
     def follows_merges(self) -> bool:
         return self.predicate is None
+
+    def sees(self, valid_from: datetime, valid_to: datetime | None, recorded_at: datetime,
+             superseded_at: datetime | None) -> bool:
+        """Whether a row with these times answers this question: the Python twin of the reads' SQL
+        (`wm_during(valid_from, valid_to, V) AND wm_known(recorded_at, superseded_at, R)`, graph/sql/functions/,
+        R NULL meaning wm_believed). History sees every row."""
+        if self.predicate is not None:
+            return True
+        valid = self.valid_time is None or timeline.during(valid_from, valid_to, self.valid_time)
+        return valid and timeline.known(recorded_at, superseded_at, self.system_time)
 
 
 def answer_query(ref: str, q: Question) -> tuple[LiteralString, dict[str, Any]]:

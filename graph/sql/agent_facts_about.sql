@@ -9,7 +9,7 @@
  LEFT JOIN entities o ON o.id = f.object_entity_id
  LEFT JOIN entities sc ON sc.id = f.scope_entity_id
  WHERE f.owner_sub = wm_owner() AND f.subject_id = ANY(%(ids)s)
-   AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> %(at)s::timestamptz
+   AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid @> %(at)s::timestamptz
  ORDER BY f.subject_id, f.predicate, f.valid_from, f.id
  LIMIT %(limit)s)
 UNION ALL
@@ -22,6 +22,6 @@ UNION ALL
  JOIN entities o ON o.id = f.object_entity_id
  LEFT JOIN entities sc ON sc.id = f.scope_entity_id
  WHERE f.owner_sub = wm_owner() AND f.object_entity_id = ANY(%(incoming_ids)s)
-   AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> %(at)s::timestamptz
+   AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid @> %(at)s::timestamptz
  ORDER BY f.object_entity_id, f.predicate, f.valid_from, f.id
  LIMIT %(limit)s)

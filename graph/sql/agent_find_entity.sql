@@ -2,7 +2,7 @@
 -- none, names and aliases that are similar (pg_trgm similarity >= 0.3) or contain a similar word
 -- sequence (word similarity >= 0.6), scored by the larger of the two. At most %(pool)s fuzzy candidates
 -- of each kind are scored, so a word shared by thousands of names stays cheap (those are then a sample).
--- Aliases as believed at %(system_time)s (now when NULL; wm_known, migrations/0015). With %(follow)s a
+-- Aliases as believed at %(system_time)s (now when NULL; wm_known, graph/sql/functions/). With %(follow)s a
 -- merged entity stands for its survivor as of that system time; each entity comes once, with its best match.
 -- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
 -- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
@@ -19,7 +19,7 @@ WITH exact AS (
     FROM entity_aliases
     WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s)
       AND wm_known(recorded_at, superseded_at, %(system_time)s::timestamptz)
-      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+      AND wm_during(valid_from, valid_to, %(at)s)
 ), similar_names AS (
     SELECT id AS entity_id, canonical_name AS matched
     FROM entities
@@ -32,7 +32,7 @@ WITH exact AS (
     WHERE owner_sub = wm_owner() AND NOT EXISTS (SELECT 1 FROM exact)
       AND (alias_norm %% lower(%(query)s) OR lower(%(query)s) <%% alias_norm)
       AND wm_known(recorded_at, superseded_at, %(system_time)s::timestamptz)
-      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+      AND wm_during(valid_from, valid_to, %(at)s)
     LIMIT %(pool)s
 ), hits AS (
     SELECT * FROM exact

@@ -1,12 +1,12 @@
 -- getEntity(%(ref)s) in one statement (issue 11): the ref resolved as
--- believed now, following merges (wm_resolve, migrations/0074), its aliases valid at %(at)s (the condition of
+-- believed now, following merges (wm_resolve, graph/sql/functions/), its aliases valid at %(at)s (the condition of
 -- tests/sql/agent_aliases.sql, the test's oracle, as one array) and its current beliefs both ways:
 -- agent_facts_about.sql's two parts for this one entity (its own facts, part 0; relationships pointing at it,
 -- part 1; at most %(limit)s of each), active and valid at %(at)s. Pending rows are never read. Keep the parts
 -- in step with agent_facts_about.sql.
 -- Columns: outcome and via (wm_resolve's), entity_id / _ref / _kind / _name, aliases (text[], NULL for none),
 -- then part and the agent_facts_about columns (id NULL on the one row of an entity without facts).
--- The statement is the body of wm_read_entity (migrations/0080; since 0084 an exact ref of an unmerged entity skips
+-- The statement is the body of wm_read_entity (graph/sql/functions/; an exact ref of an unmerged entity skips
 -- wm_resolve's plan, same answer), which first pins %(owner)s for this statement's
 -- implicit transaction (wm_pin_reader; Database.read_pinned sends it alone): one message, one round trip.
 -- Rows in the body's ORDER BY (WITH ORDINALITY keeps it; `ordinality` is one more column).

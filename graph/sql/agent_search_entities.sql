@@ -22,8 +22,8 @@ WITH exact AS (
     UNION ALL
     SELECT entity_id, 'alias', alias, 1.0
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND superseded_at IS NULL
-      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    WHERE owner_sub = wm_owner() AND alias_norm = lower(%(query)s) AND wm_believed(superseded_at)
+      AND wm_during(valid_from, valid_to, %(at)s)
     UNION ALL
     SELECT id, 'name in query', canonical_name, 0.8
     FROM entities
@@ -31,8 +31,8 @@ WITH exact AS (
     UNION ALL
     SELECT entity_id, 'alias in query', alias, 0.8
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(forms)s::text[]) AND superseded_at IS NULL
-      AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(forms)s::text[]) AND wm_believed(superseded_at)
+      AND wm_during(valid_from, valid_to, %(at)s)
 ), near_names AS (
     SELECT id AS entity_id, canonical_name AS matched, lower(%(query)s) <<-> canonical_name AS dist
     FROM entities
@@ -42,7 +42,7 @@ WITH exact AS (
 ), near_aliases AS (
     SELECT entity_id, alias AS matched, valid_from, valid_to, lower(%(query)s) <<-> alias_norm AS dist
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND superseded_at IS NULL AND lower(%(query)s) <%% alias_norm
+    WHERE owner_sub = wm_owner() AND wm_believed(superseded_at) AND lower(%(query)s) <%% alias_norm
     ORDER BY lower(%(query)s) <<-> alias_norm
     LIMIT %(k)s
 ), hits AS (
@@ -51,7 +51,7 @@ WITH exact AS (
     SELECT entity_id, 'similar name', matched, (1 - dist)::float8 FROM near_names WHERE dist <= 0.4
     UNION ALL
     SELECT entity_id, 'similar alias', matched, (1 - dist)::float8 FROM near_aliases
-    WHERE dist <= 0.4 AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+    WHERE dist <= 0.4 AND wm_during(valid_from, valid_to, %(at)s)
 ), resolved AS MATERIALIZED (
     -- wm_survivor is not leakproof: computed in a MATERIALIZED step, joined as a plain column (0015).
     SELECT h.*, CASE WHEN e.merged_into_id IS NULL THEN e.id ELSE wm_survivor(e.id, NULL) END AS survivor_id

@@ -13,7 +13,7 @@ WITH q AS (SELECT plainto_tsquery('simple', %(query)s) AS tsq),
 open AS (
     SELECT f.id, ts_rank(f.value_tsv, q.tsq)::float8 AS score
     FROM facts f, q
-    WHERE f.owner_sub = wm_owner() AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid_to IS NULL
+    WHERE f.owner_sub = wm_owner() AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid_to IS NULL
       AND f.value_tsv IS NOT NULL AND f.value_tsv @@ q.tsq
     ORDER BY score DESC, f.id
     LIMIT %(k)s
@@ -21,7 +21,7 @@ open AS (
 ending AS (
     SELECT f.id, ts_rank(f.value_tsv, q.tsq)::float8 AS score
     FROM facts f, q
-    WHERE f.owner_sub = wm_owner() AND f.superseded_at IS NULL AND f.status = 'active'
+    WHERE f.owner_sub = wm_owner() AND wm_believed(f.superseded_at) AND f.status = 'active'
       AND f.value_tsv IS NOT NULL AND f.valid_to > %(at)s::timestamptz
       AND ts_match_vq(f.value_tsv, q.tsq)
     ORDER BY score DESC, f.id

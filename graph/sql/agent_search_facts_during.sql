@@ -8,7 +8,7 @@ WITH q AS (SELECT plainto_tsquery('simple', %(query)s) AS tsq),
 matches AS (
     SELECT f.id, ts_rank(f.value_tsv, q.tsq)::float8 AS score
     FROM facts f, q
-    WHERE f.owner_sub = wm_owner() AND f.superseded_at IS NULL AND f.status = 'active'
+    WHERE f.owner_sub = wm_owner() AND wm_believed(f.superseded_at) AND f.status = 'active'
       AND f.value_tsv @@ q.tsq
       AND (f.valid_to IS NULL OR f.valid_to > coalesce(%(from)s::timestamptz,
                                                  CASE WHEN %(to)s::timestamptz IS NULL THEN %(at)s::timestamptz END,

@@ -1,3 +1,3 @@
 SELECT id, entity_id FROM entity_aliases
 WHERE owner_sub = wm_owner() AND namespace = %(namespace)s AND alias_norm = lower(%(alias)s)
-  AND superseded_at IS NULL
+  AND wm_believed(superseded_at)

@@ -8,5 +8,5 @@ WITH names AS MATERIALIZED (
 )
 SELECT names.name, a.namespace, e.id, e.ref, e.kind, e.canonical_name, e.status, e.merged_into_id, e.created_at
 FROM names
-JOIN entity_aliases a ON a.owner_sub = wm_owner() AND a.alias_norm = names.norm AND a.superseded_at IS NULL
+JOIN entity_aliases a ON a.owner_sub = wm_owner() AND a.alias_norm = names.norm AND wm_believed(a.superseded_at)
 JOIN entities e ON e.id = a.entity_id

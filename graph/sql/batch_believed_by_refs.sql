@@ -6,6 +6,6 @@ SELECT *
 FROM facts
 WHERE owner_sub = wm_owner()
   AND subject_id IN (SELECT id FROM entities WHERE owner_sub = wm_owner() AND ref = ANY(%(refs)s::text[]))
-  AND superseded_at IS NULL AND status = 'active'
+  AND wm_believed(superseded_at) AND status = 'active'
 ORDER BY subject_id, valid_from
 FOR UPDATE OF facts

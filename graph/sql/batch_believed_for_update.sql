@@ -4,6 +4,6 @@
 SELECT *
 FROM facts
 WHERE owner_sub = wm_owner() AND subject_id = ANY(%(ids)s::uuid[])
-  AND superseded_at IS NULL AND status = 'active'
+  AND wm_believed(superseded_at) AND status = 'active'
 ORDER BY subject_id, valid_from
 FOR UPDATE

@@ -4,7 +4,7 @@ WITH closed AS (
     UPDATE facts f SET superseded_at = c.at, status = c.status, invalidated_by_fact_id = c.invalidated_by
     FROM unnest(%(id)s::uuid[], %(at)s::timestamptz[], %(status)s::text[], %(invalidated_by)s::uuid[])
          AS c(id, at, status, invalidated_by)
-    WHERE f.id = c.id AND f.superseded_at IS NULL
+    WHERE f.id = c.id AND wm_believed(f.superseded_at)
     RETURNING 1
 )
 SELECT count(*) AS n FROM closed

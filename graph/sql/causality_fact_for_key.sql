@@ -6,6 +6,6 @@ JOIN entities s ON s.id = f.subject_id
 LEFT JOIN entities o ON o.id = f.object_entity_id
 LEFT JOIN entities sc ON sc.id = f.scope_entity_id
 WHERE f.owner_sub = wm_owner() AND f.subject_id = %(subject_id)s AND f.predicate = %(predicate)s
-ORDER BY (f.superseded_at IS NULL AND f.status = 'active') DESC, f.valid @> %(now)s::timestamptz DESC,
+ORDER BY (wm_believed(f.superseded_at) AND f.status = 'active') DESC, f.valid @> %(now)s::timestamptz DESC,
          f.recorded_at DESC, f.valid_from DESC, f.id DESC
 LIMIT 1

@@ -1,4 +1,4 @@
--- Every believed `answer_language` of the owner's person entity (wm_owner_person, migrations/0085: person:me,
+-- Every believed `answer_language` of the owner's person entity (wm_owner_person, graph/sql/functions/: person:me,
 -- or else the one person with the believed alias "me") valid at %(at)s, scoped or not: the AGENTS.md export
 -- picks the one of the repo's scope chain (a repo can be English while the owner answers in German).
 -- Columns: the agent fact row.
@@ -10,5 +10,5 @@ FROM facts f
 JOIN entities s ON s.id = f.subject_id
 LEFT JOIN entities sc ON sc.id = f.scope_entity_id
 WHERE f.owner_sub = wm_owner() AND f.subject_id = wm_owner_person(%(at)s) AND f.predicate = 'answer_language'
-  AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> %(at)s::timestamptz
+  AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid @> %(at)s::timestamptz
 ORDER BY f.recorded_at, f.id

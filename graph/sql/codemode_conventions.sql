@@ -9,8 +9,8 @@
 WITH current AS MATERIALIZED (
     SELECT f.*
     FROM facts f
-    WHERE f.owner_sub = wm_owner() AND f.predicate IN ('convention', 'decision') AND f.superseded_at IS NULL
-      AND f.status = 'active' AND f.valid_from <= %(at)s AND (f.valid_to IS NULL OR f.valid_to > %(at)s)
+    WHERE f.owner_sub = wm_owner() AND f.predicate IN ('convention', 'decision') AND wm_believed(f.superseded_at)
+      AND f.status = 'active' AND wm_during(f.valid_from, f.valid_to, %(at)s)
     LIMIT 2000
 )
 SELECT f.id, f.subject_id AS about_id, s.ref AS subject_ref, s.canonical_name AS subject_name,

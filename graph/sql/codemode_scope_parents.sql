@@ -18,9 +18,9 @@ WITH RECURSIVE up (child, id, depth) AS (
         SELECT object_entity_id
         FROM facts
         WHERE owner_sub = wm_owner() AND subject_id = up.id AND predicate = 'part_of'
-          AND superseded_at IS NULL AND status = 'active' AND scope_entity_id IS NULL
+          AND wm_believed(superseded_at) AND status = 'active' AND scope_entity_id IS NULL
           AND object_entity_id IS NOT NULL
-          AND valid_from <= %(at)s AND (valid_to IS NULL OR valid_to > %(at)s)
+          AND wm_during(valid_from, valid_to, %(at)s)
     ) AS f
     WHERE up.depth < 3
 )

@@ -30,6 +30,6 @@ SELECT EXISTS (SELECT 1 FROM suppression_markers WHERE owner_sub = wm_owner() AN
             FROM entities e JOIN facts f ON f.subject_id = e.id
             WHERE %(believed)s AND e.owner_sub = wm_owner() AND e.ref = ANY(%(refs)s::text[])
               AND f.owner_sub = wm_owner() AND f.predicate = ANY(%(predicates)s::text[])
-              AND f.superseded_at IS NULL AND f.status = 'active'
+              AND wm_believed(f.superseded_at) AND f.status = 'active'
             ORDER BY f.valid_from
             FOR UPDATE OF f) b) AS believed

@@ -14,14 +14,14 @@ FROM entities e
 LEFT JOIN LATERAL (
     SELECT f.object_value AS value FROM facts f
     WHERE f.owner_sub = wm_owner() AND f.subject_id = e.id AND f.predicate = 'status'
-      AND f.superseded_at IS NULL AND f.status = 'active' AND f.scope_entity_id IS NULL
+      AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.scope_entity_id IS NULL
       AND f.valid @> %(at)s::timestamptz
     LIMIT 1
 ) st ON true
 LEFT JOIN LATERAL (
     SELECT f.object_value AS value FROM facts f
     WHERE f.owner_sub = wm_owner() AND f.subject_id = e.id AND f.predicate = 'due'
-      AND f.superseded_at IS NULL AND f.status = 'active' AND f.scope_entity_id IS NULL
+      AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.scope_entity_id IS NULL
       AND f.valid @> %(at)s::timestamptz
     LIMIT 1
 ) du ON true
@@ -36,12 +36,12 @@ LEFT JOIN LATERAL (
     LEFT JOIN LATERAL (
         SELECT g.object_value AS value FROM facts g
         WHERE g.owner_sub = wm_owner() AND g.subject_id = o.id AND g.predicate = 'status'
-          AND g.superseded_at IS NULL AND g.status = 'active' AND g.scope_entity_id IS NULL
+          AND wm_believed(g.superseded_at) AND g.status = 'active' AND g.scope_entity_id IS NULL
           AND g.valid @> %(at)s::timestamptz
         LIMIT 1
     ) os ON true
     WHERE r.owner_sub = wm_owner() AND r.subject_id = e.id AND r.predicate = 'blocked_by'
-      AND r.superseded_at IS NULL AND r.status = 'active' AND r.valid @> %(at)s::timestamptz
+      AND wm_believed(r.superseded_at) AND r.status = 'active' AND r.valid @> %(at)s::timestamptz
 ) bl ON true
 WHERE e.owner_sub = wm_owner() AND e.kind = ANY(%(kinds)s) AND e.status = 'active'
 ) c

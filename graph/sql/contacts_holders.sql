@@ -12,7 +12,7 @@ FROM unnest(%(namespaces)s::text[], %(aliases)s::text[]) AS q(ns, al)
 CROSS JOIN LATERAL (
     SELECT x.alias_norm, wm_survivor(x.entity_id, NULL) AS survivor_id
     FROM entity_aliases x
-    WHERE x.owner_sub = wm_owner() AND x.namespace = q.ns AND x.alias_norm = q.al AND x.superseded_at IS NULL
+    WHERE x.owner_sub = wm_owner() AND x.namespace = q.ns AND x.alias_norm = q.al AND wm_believed(x.superseded_at)
     LIMIT 1  -- at most one by the unique index; the LIMIT also keeps the planner from flattening the lateral
 ) a
 CROSS JOIN LATERAL (

@@ -32,10 +32,10 @@ WITH hits AS (
     UNION ALL
     SELECT alias_norm, entity_id, 'alias', namespace, recorded_at
     FROM entity_aliases
-    WHERE owner_sub = wm_owner() AND alias_norm = ANY($2) AND superseded_at IS NULL
-      AND valid_from <= $3 AND (valid_to IS NULL OR valid_to > $3)
+    WHERE owner_sub = wm_owner() AND alias_norm = ANY($2) AND wm_believed(superseded_at)
+      AND wm_during(valid_from, valid_to, $3)
     UNION ALL
-    SELECT NULL, id, 'owner', NULL, NULL  -- the owner's person entity (wm_owner_person, migrations/0085)
+    SELECT NULL, id, 'owner', NULL, NULL  -- the owner's person entity (wm_owner_person, graph/sql/functions/)
     FROM entities
     WHERE owner_sub = wm_owner() AND id = wm_owner_person($3)
     UNION ALL
@@ -66,7 +66,7 @@ WITH hits AS (
         LEFT JOIN entities o ON o.id = f.object_entity_id
         LEFT JOIN entities sc ON sc.id = f.scope_entity_id
         WHERE f.owner_sub = wm_owner() AND f.subject_id = c.id
-          AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> $3::timestamptz
+          AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid @> $3::timestamptz
         ORDER BY f.predicate, f.valid_from, f.id
         LIMIT $5
     ) AS f
@@ -83,7 +83,7 @@ WITH hits AS (
         JOIN entities o ON o.id = f.object_entity_id
         LEFT JOIN entities sc ON sc.id = f.scope_entity_id
         WHERE f.owner_sub = wm_owner() AND f.object_entity_id = c.id
-          AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> $3::timestamptz
+          AND wm_believed(f.superseded_at) AND f.status = 'active' AND f.valid @> $3::timestamptz
         ORDER BY f.predicate, f.valid_from, f.id
         LIMIT $5
     ) AS f

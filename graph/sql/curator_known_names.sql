@@ -8,6 +8,6 @@ WHERE owner_sub = wm_owner() AND name_norm = ANY(%(spans)s) AND status = 'active
 UNION
 SELECT alias_norm
 FROM entity_aliases
-WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(spans)s) AND alias_norm <> 'me' AND superseded_at IS NULL
-  AND valid_from <= clock_timestamp() AND (valid_to IS NULL OR valid_to > clock_timestamp())
+WHERE owner_sub = wm_owner() AND alias_norm = ANY(%(spans)s) AND alias_norm <> 'me' AND wm_believed(superseded_at)
+  AND wm_during(valid_from, valid_to, clock_timestamp())
   AND (namespace NOT LIKE 'chat:%%' OR namespace = %(chat_ns)s)

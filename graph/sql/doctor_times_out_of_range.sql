@@ -1,5 +1,6 @@
 -- Ledger rows with a time outside 0001-01-02..9999-12-30 UTC (graph/timebounds.py): readers clamp them and
--- migration 0021 refuses to run while they exist. Columns: what (table.column = value), row (its id).
+-- wm_constrain_time_ranges (migration 0021) refuses to constrain a column while they exist. Columns: what
+-- (table.column = value), row (its id).
 SELECT 'facts.' || c.name || ' = ' || c.at::text AS what, f.id::text AS row
 FROM facts f
 CROSS JOIN LATERAL (VALUES ('valid_from', f.valid_from), ('valid_to', f.valid_to), ('recorded_at', f.recorded_at),

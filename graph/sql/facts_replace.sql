@@ -27,7 +27,7 @@ WITH new AS MATERIALIZED (
     UPDATE facts f SET superseded_at = %(at)s, status = 'superseded', invalidated_by_fact_id = NULL,
            superseded_by_fact_id = (SELECT new.id FROM new
                                     WHERE new.n = (%(successor)s::integer[])[array_position(%(close)s::uuid[], f.id)])
-    WHERE f.id = ANY(%(close)s::uuid[]) AND f.superseded_at IS NULL
+    WHERE f.id = ANY(%(close)s::uuid[]) AND wm_believed(f.superseded_at)
     RETURNING f.id
 ), inserted AS (
     INSERT INTO facts (

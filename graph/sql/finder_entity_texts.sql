@@ -20,13 +20,13 @@ SELECT p.id, p.ref,
            p.description,
            (SELECT 'also called: ' || string_agg(a.alias, ', ' ORDER BY a.alias)
             FROM entity_aliases a
-            WHERE a.owner_sub = wm_owner() AND a.entity_id = p.id AND a.superseded_at IS NULL
-              AND a.valid_from <= now() AND (a.valid_to IS NULL OR a.valid_to > now())),
+            WHERE a.owner_sub = wm_owner() AND a.entity_id = p.id AND wm_believed(a.superseded_at)
+              AND wm_during(a.valid_from, a.valid_to, now())),
            (SELECT string_agg(replace(v.predicate, '_', ' ') || ': ' || v.value_text, E'\n'
                               ORDER BY v.valid_from DESC, v.id)
             FROM (SELECT f.id, f.valid_from, f.predicate, f.value_text
                   FROM facts f
-                  WHERE f.owner_sub = wm_owner() AND f.subject_id = p.id AND f.superseded_at IS NULL
+                  WHERE f.owner_sub = wm_owner() AND f.subject_id = p.id AND wm_believed(f.superseded_at)
                     AND f.status = 'active' AND f.value_text IS NOT NULL
                     AND (f.valid_to IS NULL OR f.valid_to > now())
                   ORDER BY f.valid_from DESC, f.id

@@ -1,4 +1,4 @@
--- A text search's name, fact and text lists in one statement that pins %(owner)s itself (migration 0082,
+-- A text search's name, fact and text lists in one statement that pins %(owner)s itself (wm_search_text_lists,
 -- wm_search_text_lists: the bodies of agent_search_entities, agent_search_facts and finder_search_text, with
 -- finder_set_names' threshold and finder_set_plans' generic plans), for searches in rounds of their own
 -- without a time range (graph.finder.search). One message, one row, one round trip.

@@ -3,4 +3,4 @@ SELECT DISTINCT a.id
 FROM entity_aliases n
 JOIN entity_aliases a ON a.owner_sub = n.owner_sub AND a.entity_id = n.entity_id
                      AND a.namespace = n.namespace AND a.alias_norm = n.alias_norm
-WHERE n.owner_sub = wm_owner() AND n.id = ANY(%(ids)s) AND a.superseded_at IS NULL
+WHERE n.owner_sub = wm_owner() AND n.id = ANY(%(ids)s) AND wm_believed(a.superseded_at)

@@ -9,4 +9,4 @@ JOIN facts f ON f.owner_sub = n.owner_sub AND f.subject_id = n.subject_id AND f.
             AND f.scope_entity_id IS NOT DISTINCT FROM n.scope_entity_id AND f.valid = n.valid
             AND f.believed = n.believed
 WHERE n.owner_sub = wm_owner() AND n.id = ANY(%(ids)s)
-  AND f.superseded_at IS NULL AND f.status IN ('proposed', 'pending', 'active')
+  AND wm_believed(f.superseded_at) AND f.status IN ('proposed', 'pending', 'active')

@@ -15,13 +15,13 @@ LEFT JOIN LATERAL (
     FROM facts a
     WHERE a.owner_sub = f.owner_sub AND a.subject_id = f.subject_id AND a.predicate = f.predicate
       AND a.scope_entity_id IS NOT DISTINCT FROM f.scope_entity_id
-      AND a.superseded_at IS NULL AND a.status = 'active' AND a.functional AND a.valid && f.valid
+      AND wm_believed(a.superseded_at) AND a.status = 'active' AND a.functional AND a.valid && f.valid
       AND (a.object_kind, a.object_value, a.object_entity_id)
           IS DISTINCT FROM (f.object_kind, f.object_value, f.object_entity_id)
     ORDER BY a.valid_from DESC
     LIMIT 1
 ) c ON true
 LEFT JOIN entities co ON co.id = c.object_entity_id
-WHERE f.owner_sub = wm_owner() AND f.status = 'pending' AND f.superseded_at IS NULL
+WHERE f.owner_sub = wm_owner() AND f.status = 'pending' AND wm_believed(f.superseded_at)
 ORDER BY f.recorded_at, f.id
 LIMIT %(limit)s

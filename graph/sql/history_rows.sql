@@ -1,6 +1,6 @@
 -- The believed rows of (subject, predicate) in one scope (NULL: unscoped) whose world time overlaps
 -- [%(from)s, %(to)s) (NULL bounds: open), as believed at system time %(system_time)s (NULL = now; the one
--- as-of condition wm_known, migration 0015; pending rows are never beliefs). Columns: id, object_kind,
+-- as-of condition wm_known; pending rows are never beliefs). Columns: id, object_kind,
 -- value (the literal, or the object's ref), valid_from, valid_to, recorded_at. Index: facts_subject_history
 -- (subject_id, predicate, recorded_at). Latest first, so a truncated answer keeps the most recent rows.
 -- The object's ref is a subquery by primary key, evaluated for relationship rows only (a LEFT JOIN let the

@@ -10,7 +10,7 @@ FROM facts f
 JOIN entities s ON s.id = f.subject_id
 JOIN entities o ON o.id = f.object_entity_id
 WHERE f.owner_sub = wm_owner() AND f.object_kind = 'entity'
-  AND f.superseded_at IS NULL AND f.status = 'active'
+  AND wm_believed(f.superseded_at) AND f.status = 'active'
   AND f.valid @> now()
   AND s.status <> 'merged' AND o.status <> 'merged'
   AND (%(predicates)s::text[] IS NULL OR f.predicate = ANY(%(predicates)s::text[]))

@@ -1,11 +1,11 @@
 -- stateAt(%(ref)s, %(valid_time)s) in one statement (issue 11): the ref
--- resolved as believed now (wm_resolve, migrations/0074, following merges), the retention notice's rows
+-- resolved as believed now (wm_resolve, graph/sql/functions/, following merges), the retention notice's rows
 -- (wm_notice_as_of, 0075) and what is believed now about that valid time.
 -- Columns: outcome and via (wm_resolve's), entity_id / _ref / _kind / _name (NULL unless found), edge /
 -- rolled_up / rollups (NULL without a retention edge), then the fact's: what FactView.from_row and the agent's
 -- Statement read, nothing more (id NULL on the one row of an entity without facts, or of a ref not found).
 -- Index: facts (owner_sub, subject_id, ...) by the resolved id, a nested loop over one row.
--- The statement is the body of wm_read_state_at (migrations/0080; since 0084 an exact ref of an unmerged entity skips
+-- The statement is the body of wm_read_state_at (graph/sql/functions/; an exact ref of an unmerged entity skips
 -- wm_resolve's plan, same answer), which first pins %(owner)s for this statement's
 -- implicit transaction (wm_pin_reader; Database.read_pinned sends it alone): one message, one round trip.
 -- Rows in the body's ORDER BY (WITH ORDINALITY keeps it; `ordinality` is one more column).

@@ -3,6 +3,6 @@
 SELECT f.*
 FROM unnest(%(subjects)s::uuid[], %(predicates)s::text[]) AS k(subject_id, predicate)
 JOIN facts f ON f.owner_sub = wm_owner() AND f.subject_id = k.subject_id AND f.predicate = k.predicate
-WHERE f.scope_entity_id IS NULL AND f.superseded_at IS NULL AND f.status = 'active'
+WHERE f.scope_entity_id IS NULL AND wm_believed(f.superseded_at) AND f.status = 'active'
 ORDER BY f.subject_id, f.predicate, f.valid_from
 FOR UPDATE OF f

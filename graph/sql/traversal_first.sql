@@ -1,12 +1,12 @@
 -- traversal_first: the first level of neighbors(%(ref)s) in one statement (issue 11: one statement per read
 -- after the owner, in one round). The FROM item of `hops` is cypher/neighbors_first.cypher's call (composed in
 -- by graph.reads.traversal_first from the named file; its values travel in %(graph)s, cypher()'s parameter map).
--- Rows: first the head (part 0): outcome and the origin's id / ref / kind / name (wm_resolve, migrations/0074,
+-- Rows: first the head (part 0): outcome and the origin's id / ref / kind / name (wm_resolve, graph/sql/functions/,
 -- as known at %(system_time)s, following merges), types (the relation types, the columns of
 -- traversal_relation_types.sql as a jsonb array: every one with %(all_types)s, for a walk deeper than this
 -- level, else only those of the edges found, for their labels: all of them cost 0.28 ms a call, measured) and merged_then (traversal_any_merge_at.sql's answer; NULL
 -- when believed now); then one row per edge (part 1) in the agtype columns of neighbors_first.cypher.
--- This statement is the body of wm_read_neighbors_first (migrations/0081), which pins the owner first; the
+-- This statement is the body of wm_read_neighbors_first (graph/sql/functions/), which pins the owner first; the
 -- running statement calls it (traversal_first_pinned.sql). tests/test_one_statement.py checks that the
 -- migration's body is still this file with the Cypher file composed in: a change here needs a new migration.
 WITH origin AS MATERIALIZED (

@@ -1,5 +1,5 @@
 -- Entities merged (possibly through a chain) into any of %(ids)s as known at system time %(system_time)s:
--- merges carry their own system time (entity_merges, wm_known in migrations/0015_as_of.sql). Believed
+-- merges carry their own system time (entity_merges, wm_known in graph/sql/functions/). Believed
 -- now is traversal_merged_sources (entities.merged_into_id, equal to the open merges).
 WITH RECURSIVE merged (id, survivor, hops) AS (
     SELECT merged_id, into_id, 1 FROM entity_merges

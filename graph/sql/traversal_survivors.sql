@@ -1,5 +1,5 @@
 -- The entity each of %(ids)s stood for at system time %(system_time)s (now when NULL), where that is
--- another one: the end of its merge chain as of then (wm_survivor, migrations/0015_as_of.sql).
+-- another one: the end of its merge chain as of then (wm_survivor, graph/sql/functions/).
 -- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
 -- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
 WITH resolved AS MATERIALIZED (

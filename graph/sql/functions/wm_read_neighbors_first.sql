@@ -1,13 +1,12 @@
--- The first level of neighbors pins its owner too (issue 11), as 0080's point reads: ONE statement that calls
--- wm_read_neighbors_first, whose first statement pins the owner for the statement's implicit transaction
--- (wm_pin_reader, 0080) and whose second is the level's statement as it was: graph/sql/traversal_first.sql
--- with cypher/neighbors_first.cypher's call composed in (graph.reads.traversal_first.statement() before this
--- migration, comments left out; its values travel in `graph`, cypher()'s parameter map, as before).
--- tests/test_one_statement.py checks that this body is still what those two files compose, so a change to
--- either needs a new migration. Only worldmem_app may execute it (0080's reasons).
 SET LOCAL ROLE worldmem_owner;
 
-CREATE FUNCTION wm_read_neighbors_first(reader text, wanted text, system_time timestamptz,
+-- The first level of neighbors as ONE statement that pins its owner (see wm_pin_reader): its first statement
+-- pins the owner, its second is graph/sql/traversal_first.sql with cypher/neighbors_first.cypher's call
+-- composed in (graph.reads.traversal_first.statement(), comments left out; its values travel in `graph`,
+-- cypher()'s parameter map). The composition is Python (sql.SQL.format), so this file holds its result and
+-- tests/test_one_statement.py checks that it is still what those two files compose. Only worldmem_app may
+-- execute it (wm_pin_reader's reasons).
+CREATE OR REPLACE FUNCTION wm_read_neighbors_first(reader text, wanted text, system_time timestamptz,
                                         graph ag_catalog.agtype, all_types boolean)
         RETURNS TABLE (part integer, outcome text, id uuid, ref text, kind text, name text, types jsonb,
                    merged_then boolean, dir ag_catalog.agtype, from_id ag_catalog.agtype,
@@ -65,6 +64,5 @@ FROM hops h
 -- END composed
 ;
 $fn$;
-
 REVOKE EXECUTE ON FUNCTION wm_read_neighbors_first(text, text, timestamptz, ag_catalog.agtype, boolean) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION wm_read_neighbors_first(text, text, timestamptz, ag_catalog.agtype, boolean) TO worldmem_app;

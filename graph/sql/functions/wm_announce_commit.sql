@@ -1,3 +1,5 @@
+SET LOCAL ROLE worldmem_owner;
+
 -- The announcement of a committed proposal to listeners (the explorer's memoryCommitted subscription,
 -- graph/platform/live.py), as ONE function for the committer's commit_record.sql and the sync writer's
 -- live_commit_notify.sql, which had the same 17-line statement each. Ids and counts only, never names or
@@ -6,9 +8,7 @@
 -- targets of its events, found through the (owner_sub, run_id) indexes facts_run and world_events_run; at most
 -- 100 ids (payloads must stay under 8000 bytes). NOTIFY is delivered at COMMIT and dropped on ROLLBACK.
 -- Invoker's rights: row-level security applies to the reads as to the statement that calls it.
-SET LOCAL ROLE worldmem_owner;
-
-CREATE FUNCTION wm_announce_commit(run text, committed integer, pending integer)
+CREATE OR REPLACE FUNCTION wm_announce_commit(run text, committed integer, pending integer)
     RETURNS void LANGUAGE sql VOLATILE AS $fn$
     SELECT pg_catalog.pg_notify('worldmem_commit', json_build_object(
         'owner', current_setting('app.current_owner'),
@@ -32,5 +32,4 @@ CREATE FUNCTION wm_announce_commit(run text, committed integer, pending integer)
             ) ids), '[]'::json)
     )::text)
 $fn$;
-
 GRANT EXECUTE ON FUNCTION wm_announce_commit(text, integer, integer) TO worldmem_app;

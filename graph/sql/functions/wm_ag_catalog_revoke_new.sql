@@ -6,7 +6,7 @@
 -- function, also those of extension scripts (pg_event_trigger_ddl_commands().in_extension), and revokes.
 -- `worldmem doctor` still reports every difference from graph/age/console_snapshot.json (LEAKPROOF and
 -- COST settings are reset by an update, not by this trigger).
-CREATE FUNCTION public.wm_ag_catalog_revoke_new() RETURNS event_trigger
+CREATE OR REPLACE FUNCTION public.wm_ag_catalog_revoke_new() RETURNS event_trigger
     LANGUAGE plpgsql AS $trigger$
 DECLARE
     cmd record;
@@ -18,8 +18,9 @@ BEGIN
     END LOOP;
 END
 $trigger$;
-REVOKE ALL ON FUNCTION public.wm_ag_catalog_revoke_new() FROM PUBLIC;
+DROP EVENT TRIGGER IF EXISTS wm_ag_catalog_new_functions;
 
 CREATE EVENT TRIGGER wm_ag_catalog_new_functions ON ddl_command_end
     WHEN TAG IN ('CREATE FUNCTION', 'CREATE AGGREGATE', 'CREATE EXTENSION', 'ALTER EXTENSION')
     EXECUTE FUNCTION public.wm_ag_catalog_revoke_new();
+REVOKE ALL ON FUNCTION public.wm_ag_catalog_revoke_new() FROM PUBLIC;

@@ -1,6 +1,8 @@
+SET LOCAL ROLE worldmem_owner;
+
 -- One resolution of a name (a ref or an alias) to an entity, for the Python resolve
 -- (graph/ledger/entities.py) and for the reads that resolve their ref inside their own statement
--- (graph/sql/reads_*.sql: one statement per read after the owner, issue 11). The rule, as the Python resolve
+-- (graph/sql/reads_*.sql: one statement per read after the owner). The rule, as the Python resolve
 -- had it in three statements (entity_by_ref, entity_by_alias, entity_survivor):
 --   1. the entity whose ref is `wanted`;
 --   2. else the entities named by an alias (case-insensitive) believed at system time `as_of` (now when NULL,
@@ -13,9 +15,7 @@
 -- (unset owner: every lookup finds nothing, 'not_found'). LANGUAGE sql, STABLE, without SET: the planner may
 -- inline it. The survivor id is computed in a MATERIALIZED step and looked up as a plain value: wm_survivor
 -- is not leakproof, so a condition calling it would run after the RLS policy (a sequential scan; 0073).
-SET LOCAL ROLE worldmem_owner;
-
-CREATE FUNCTION wm_resolve(wanted text, as_of timestamptz, follow_merges boolean)
+CREATE OR REPLACE FUNCTION wm_resolve(wanted text, as_of timestamptz, follow_merges boolean)
     RETURNS TABLE (outcome text, via text, id uuid, ref text, kind text, canonical_name text, status text,
                    merged_into_id uuid, created_at timestamptz)
     LANGUAGE sql STABLE AS $fn$
@@ -52,5 +52,4 @@ CREATE FUNCTION wm_resolve(wanted text, as_of timestamptz, follow_merges boolean
     LEFT JOIN found f ON true
     LEFT JOIN public.entities e ON e.owner_sub = public.wm_owner() AND e.id = f.id
 $fn$;
-
 GRANT EXECUTE ON FUNCTION wm_resolve(text, timestamptz, boolean) TO worldmem_app;

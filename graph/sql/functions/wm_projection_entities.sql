@@ -1,12 +1,12 @@
+SET LOCAL ROLE worldmem_owner;
+
 -- The entities a finder projection points at, as the ledger has them now: one function for the three
 -- projection statements (finder_search_text, finder_search_vector, finder_search_vector_exact), which had
 -- the same resolution block written three times. `ids`: every entity id of the statement's rows at once
 -- (one index scan, as agent_find_entity.sql); a merged entity answers as its survivor (wm_survivor, 0015);
 -- only entities of `wanted_kind` when it is given. Invoker's rights: row-level security applies as to the
 -- statement around it. LANGUAGE sql, STABLE and without SET, so the planner may inline it.
-SET LOCAL ROLE worldmem_owner;
-
-CREATE FUNCTION wm_projection_entities(ids uuid[], wanted_kind text)
+CREATE OR REPLACE FUNCTION wm_projection_entities(ids uuid[], wanted_kind text)
     RETURNS TABLE (source_id uuid, id uuid, ref text, kind text, name text)
     LANGUAGE sql STABLE AS $fn$
     WITH resolved AS MATERIALIZED (
@@ -20,5 +20,4 @@ CREATE FUNCTION wm_projection_entities(ids uuid[], wanted_kind text)
     JOIN public.entities s ON s.id = r.survivor_id
     WHERE wanted_kind IS NULL OR s.kind = wanted_kind
 $fn$;
-
 GRANT EXECUTE ON FUNCTION wm_projection_entities(uuid[], text) TO worldmem_app;
