@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 import psycopg
 
 from graph.errors import BadInput, Conflict, Forbidden, NotFound
-from graph.ledger import committer_batch, entities, facts, prefetch, registries, suppression, trust
+from graph.ledger import committer_batch, cut_short, entities, facts, prefetch, registries, suppression, trust
 from graph.ledger import proposal as p
+from graph.ledger.cut_short import CutShort
 from graph.ledger.entities import Entity
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
@@ -45,6 +46,8 @@ class OpContext:
     untrusted: bool = False
     # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)
     known: prefetch.Known | None = None
+    # open assertions that ended early at a change already known (graph.ledger.cut_short)
+    cut_short: list[CutShort] = field(default_factory=list)
 
     @property
     def owner(self) -> str:
@@ -174,6 +177,12 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     if obj is None and len(json.dumps(value)) > get_settings().max_value_bytes:
         raise BadInput("the value is too large", code="VALUE_TOO_LARGE")
     caused_by = _event_id(ctx, op.caused_by_event)
+    if op.replace_later:
+        if op.valid_to is not None:
+            raise BadInput("replaceLater replaces everything after validFrom: it takes no validTo",
+                           code="BAD_INTERVAL")
+        _may_change(ctx, op, rt.privileged or _privileged_kind(ctx, subject.kind),
+                    f"replace what is known after validFrom of {op.predicate!r}")
     row = {
         "subject_id": subject.id, "predicate": op.predicate, "functional": rt.cardinality == "functional",
         "object_kind": "entity" if obj else "literal", "object_value": value,
@@ -192,7 +201,8 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
         facts.insert(ctx.conn, ctx.owner, _row(ctx, row, new, status="pending", supersedes=None))
         return "pending"
-    believe(ctx, row, new)
+    believe(ctx, row, new, replace_later=op.replace_later,
+            said={"subject": subject, "rt": rt, "object": obj, "by_user": source == "user"})
     return "committed"
 
 
@@ -210,21 +220,39 @@ def _privileged_kind(ctx: OpContext, key: str) -> bool:
     return kind is not None and kind.privileged
 
 
-def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None) -> None:
-    """Make `row` (subject_id, predicate, functional, object and provenance columns) believed over `new`.
+def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None, *,
+            replace_later: bool = False, said: dict[str, Any] | None = None) -> None:
+    """Make `row` (subject_id, predicate, functional, object and provenance columns) believed over `new`
+    (an open `new` until the next change already known, unless `replace_later`: graph.ledger.timeline).
 
     `supersedes` names the row it replaces when the plan closes none (e.g. an accepted pending fact).
+    `said` (subject, rt, object, by_user) lets a cut be reported to the caller (graph.ledger.cut_short).
     """
     current = facts.believed(ctx.conn, row["subject_id"], row["predicate"], row["scope_entity_id"], ctx.known)
     key = facts.value_key(row)
     if row["functional"]:
-        plan = plan_replace(facts.as_beliefs(current), new, key)
+        plan = plan_replace(facts.as_beliefs(current), new, key, replace_later=replace_later)
     else:
         plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
+    if plan.until is not None and said is not None:
+        _report_cut(ctx, row, new, plan.until.interval.start, said,
+                    next(r for r in current if str(r["id"]) == plan.until.id))
     _carry_out(ctx, plan, current, row, supersedes)
     if row.get("caused_by_event_id") is not None:
         # the action behind the cause may be fulfilled now
         intent.on_effect(ctx.conn, row["caused_by_event_id"], row["predicate"], ctx.at)
+
+
+def _report_cut(ctx: OpContext, row: dict[str, Any], new: Interval, ends_at: datetime, said: dict[str, Any],
+                later: dict[str, Any]) -> None:
+    batch = committer_batch.active(ctx.conn)
+    obj: Entity | None = said["object"]
+    ctx.cut_short.append(cut_short.record(batch.real if batch is not None else ctx.conn, {
+        "op_index": ctx.op_index, "subject": said["subject"].ref, "subject_name": said["subject"].canonical_name,
+        "predicate": row["predicate"], "predicate_name": said["rt"].name, "kind": row["object_kind"],
+        "value": obj.ref if obj is not None else row["object_value"],
+        "object_name": obj.canonical_name if obj is not None else None, "valid_from": new.start,
+        "ends_at": ends_at, "by_user": said["by_user"]}, later))
 
 
 def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,

@@ -62,9 +62,14 @@ class _Timed(_Op):
     scope: Ref | None = Field(default=None, description="Entity the belief is scoped to (chat, project, ...)")
 
 
+REPLACE_LATER = ("Without validTo a value holds until the next change already known after validFrom; true: it "
+                 "replaces everything believed after validFrom too (refused for a token that may not retract)")
+
+
 class AssertFact(_Timed):
     op: Literal["assert_fact"] = "assert_fact"
     value: Any = Field(description="JSON value of the attribute")
+    replace_later: bool = Field(default=False, description=REPLACE_LATER)
     memory_type: str | None = Field(default=None, max_length=50)
     observed_at: BoundedTime | None = Field(default=None, description="When the source observed it")
     priority: int = Field(default=0, ge=-100, le=100)
@@ -74,6 +79,7 @@ class AssertFact(_Timed):
 class AssertRelationship(_Timed):
     op: Literal["assert_relationship"] = "assert_relationship"
     object: Ref
+    replace_later: bool = Field(default=False, description=REPLACE_LATER)
     memory_type: str | None = Field(default=None, max_length=50)
     observed_at: BoundedTime | None = None
     priority: int = Field(default=0, ge=-100, le=100)
