@@ -34,6 +34,8 @@ the closest predicate or kind you need anyway and it will be put to the owner fo
 
 Every assertion needs `valid_from` (when it became true in the world; the turn's time if unknown) and
 `evidence` ({kind: "message", text: the words it rests on}). A change of a known value is a new assertion
-(the old one is superseded); repeat nothing that is already known unchanged. Never propose what the owner
+(the old one is superseded); repeat nothing that is already known unchanged. Without `valid_to` a value
+holds until the next change already known; set `replace_later` only when the user says in the present tense
+that it replaces everything after ("from now on always 19:30", "ab jetzt immer 19:30"). Never propose what the owner
 rejected. Governance (accepting, rejecting, merging) is the owner's, never yours.
 """

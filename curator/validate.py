@@ -11,7 +11,7 @@ Per operation, in proposal order (the first failing check drops the operation, w
 - kinds fit the predicate (KIND_MISMATCH); nothing twice (DUPLICATE); no operation contradicting itself or
   another of the proposal (SELF_CONTRADICTORY, CONTRADICTION);
 - policy/permission-like content (privileged kinds and predicates) from a run touched by untrusted content:
-  UNTRUSTED_PRIVILEGED; a retraction that is not the user's own: NEEDS_USER.
+  UNTRUSTED_PRIVILEGED; a retraction, or a replace_later, that is not the user's own: NEEDS_USER.
 Entity resolution: an upsert whose external id, or whose e-mail/handle alias, already names an entity of the
 kind is that entity (strong signals); anything weaker stays a new entity for the review's merge suggestions.
 Every operation is written by the agent (curator.routing.provenance: source "agent", the origin as the evidence's
@@ -27,7 +27,7 @@ from typing import Any
 
 import psycopg
 
-from curator import routing
+from curator import replace_later, routing
 from curator.batch import Analysis, Batch, Dropped, Routed, VocabularyItem
 from graph.errors import BadInput
 from graph.ledger import entities
@@ -110,6 +110,10 @@ def _check(conn: psycopg.Connection[Any], batch: Batch, state: _State, op: dict[
         _predicate(conn, state, op)
     if kind == "retract_fact" and (origin != "user_assertion" or batch.untrusted):
         raise Drop("NEEDS_USER", "only the user's own words retract a belief (a retraction cannot wait for review)")
+    if op.get("replace_later") and (origin != "user_assertion" or batch.untrusted
+                                    or not replace_later.user_said_it(batch.prompt)):
+        raise Drop("NEEDS_USER", "replace_later (replacing what is known after valid_from) needs the user's own "
+                                 "words saying so in this batch (\"from now on always\", \"ab jetzt immer\")")
     _privileged(conn, batch, op)
     _interval(op)
     key = _dedupe_key(op)
@@ -273,6 +277,10 @@ def _clash(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return False
     if a["op"] != b["op"]:
         return a.get("value") is None or b.get("value") is None or a.get("value") == b.get("value")
+    # Open values from different starts follow each other: each holds until the next (graph.ledger.timeline).
+    if (a["op"] == "assert_fact" and a_to is None and b_to is None and a_from != b_from
+            and not (a.get("replace_later") or b.get("replace_later"))):
+        return False
     return a["op"] == "assert_fact" and a.get("value") != b.get("value")
 
 
