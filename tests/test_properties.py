@@ -352,7 +352,7 @@ def test_set_predicates_scopes_and_relationships_match_the_oracle(
 def open_histories(draw: st.DrawFn) -> tuple[list[tuple[int, int, int | None]], list[int]]:
     """(start, value, None) with distinct starts, and an arrival order (a permutation of their indices)."""
     starts = draw(st.lists(st.integers(0, DAYS - 1), min_size=2, max_size=6, unique=True))
-    steps = [(start, draw(st.integers(1, 3)), None) for start in starts]
+    steps: list[tuple[int, int, int | None]] = [(start, draw(st.integers(1, 3)), None) for start in starts]
     return steps, draw(st.permutations(range(len(steps))))
 
 
@@ -361,7 +361,7 @@ def period_histories(draw: st.DrawFn) -> tuple[list[tuple[int, int, int | None]]
     """Non-overlapping explicit periods (gaps allowed), and an arrival order."""
     cuts = sorted(draw(st.lists(st.integers(0, DAYS), min_size=2, max_size=10, unique=True)))
     periods = [(a, b) for a, b in pairwise(cuts) if draw(st.booleans())] or [(cuts[0], cuts[1])]
-    steps = [(a, draw(st.integers(1, 3)), b) for a, b in periods]
+    steps: list[tuple[int, int, int | None]] = [(a, draw(st.integers(1, 3)), b) for a, b in periods]
     return steps, draw(st.permutations(range(len(steps))))
 
 
