@@ -51,6 +51,20 @@ class AddAliasInput:
     namespace: str = "core"
     valid_from: datetime | None = None
     source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
+    evidence: EvidenceInput | None = strawberry.field(default=None, description=(
+        "Why: an agent token adds an alias to an existing entity only with the user's words (user_assertion) "
+        "or a direct observation"))
+
+
+@strawberry.input(description="End an identity's world time (a number given up); its history stays")
+class EndAliasInput:
+    ref: str
+    alias: str
+    namespace: str = "core"
+    valid_to: datetime | None = strawberry.field(default=None, description="End, exclusive; default now")
+    source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
+    evidence: EvidenceInput | None = strawberry.field(default=None, description=(
+        "Why: an agent token ends an alias only with the user's words (user_assertion) or a direct observation"))
 
 
 @strawberry.input
@@ -140,6 +154,7 @@ class RecordEventInput:
 class OperationInput:
     upsert_entity: UpsertEntityInput | None = strawberry.UNSET
     add_alias: AddAliasInput | None = strawberry.UNSET
+    end_alias: EndAliasInput | None = strawberry.UNSET
     assert_fact: AssertFactInput | None = strawberry.UNSET
     assert_relationship: AssertRelationshipInput | None = strawberry.UNSET
     retract_fact: RetractFactInput | None = strawberry.UNSET
@@ -157,7 +172,7 @@ class ProposalInput:
         "before the owner reviews it"))
 
 
-OP_NAMES = ("upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",
+OP_NAMES = ("upsert_entity", "add_alias", "end_alias", "assert_fact", "assert_relationship", "retract_fact",
             "invalidate_fact", "record_event")
 
 

@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field
 
 from graph.governance import phrases
 from graph.ledger import entities
+from graph.ledger.entities import Entity
+from graph.ledger.timeline import Interval
 
 
 class CutShort(BaseModel):
@@ -51,6 +53,20 @@ def text(item: CutShort, lang: phrases.Lang) -> str:
     return phrases.say(lang, "cut_short_user" if item.by_user else "cut_short_other", about=about,
                        value=item.shown, start=phrases.day(lang, item.valid_from), later=item.later_shown,
                        later_start=phrases.day(lang, item.ends_at))
+
+
+def report(reader: psycopg.Connection[Any], op_index: int, row: dict[str, Any], period: Interval,
+           said: dict[str, Any], later: dict[str, Any]) -> CutShort:
+    """The report of fact `row` (as the committer writes it) believed over `period` only, up to `later`;
+    `said` holds the operation's subject, relation type, object (or None) and whether the owner said it."""
+    obj: Entity | None = said["object"]
+    assert period.end is not None, "a cut period ends where the later belief starts"
+    return record(reader, {
+        "op_index": op_index, "subject": said["subject"].ref, "subject_name": said["subject"].canonical_name,
+        "predicate": row["predicate"], "predicate_name": said["rt"].name, "kind": row["object_kind"],
+        "value": obj.ref if obj is not None else row["object_value"],
+        "object_name": obj.canonical_name if obj is not None else None, "valid_from": period.start,
+        "ends_at": period.end, "by_user": said["by_user"]}, later)
 
 
 def record(reader: psycopg.Connection[Any], fields: dict[str, Any], later: dict[str, Any]) -> CutShort:

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 import psycopg
 
-from graph.errors import BadInput, Conflict, Forbidden, NotFound
-from graph.ledger import committer_batch, cut_short, entities, facts, prefetch, registries, suppression, trust
+from graph.errors import BadInput, Forbidden, NotFound
+from graph.ledger import aliases, committer_batch, cut_short, entities, facts, prefetch, registries, suppression, trust
 from graph.ledger import proposal as p
 from graph.ledger.cut_short import CutShort
 from graph.ledger.entities import Entity
@@ -27,7 +27,6 @@ from graph.ledger.tokens import Principal
 from graph.ledger.trust import principal_tier, source_tier
 from graph.reads import intent
 from graph.settings import get_settings
-from graph.sql import load
 
 OpOutcome = Literal["committed", "pending"]
 
@@ -93,39 +92,34 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     if entity is not None and entity.ref == op.ref:
         if entity.kind != op.kind:
             raise BadInput(f"{op.ref} exists with kind {entity.kind!r}", code="KIND_MISMATCH")
-        if entity.canonical_name != op.canonical_name:
-            _may_change(ctx, op, kind.privileged, f"rename {op.ref}")
+        # a new name, a new description or a new alias of a known entity is routed as a rename is
+        fresh = [a for a in op.aliases if entity.id not in aliases.holders(ctx, a, "core")]
+        if entity.canonical_name != op.canonical_name or op.description or fresh:
+            what = "rename" if entity.canonical_name != op.canonical_name else "describe or add aliases to"
+            _may_change(ctx, op, kind.privileged, f"{what} {op.ref}")
         if entity.canonical_name != op.canonical_name or op.description or op.external_id:
             entity = entities.rename(ctx.conn, ctx.owner, entity, values)
     else:
         entity = entities.create(ctx.conn, ctx.owner, values)
     for alias in op.aliases:
-        _add_alias(ctx, entity, alias, "core", ctx.at, _source(op))
+        aliases.add(ctx, entity, alias, "core", ctx.at, _source(op))
     return "committed"
 
 
 def add_alias(ctx: OpContext, op: p.AddAlias) -> OpOutcome:
     entity = entities.require(ctx.conn, op.ref)
-    _add_alias(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, _source(op))
+    if entity.id not in aliases.holders(ctx, op.alias, op.namespace):
+        _may_change(ctx, op, _privileged_kind(ctx, entity.kind), f"add an alias to {entity.ref}")
+    aliases.add(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, _source(op))
     return "committed"
 
 
-def _add_alias(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: datetime,
-               source: str) -> None:
-    batch = committer_batch.active(ctx.conn)
-    holders = batch.alias_holders(namespace, alias) if batch is not None else None
-    if holders is None:
-        rows = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
-        holders = [h["entity_id"] for h in rows]
-    if any(h != entity.id for h in holders):
-        raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
-    if not holders:
-        values = {"entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
-                  "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index}
-        if batch is not None:
-            batch.insert_alias(values)
-        else:
-            ctx.conn.execute(load("alias_insert"), values)
+def end_alias(ctx: OpContext, op: p.EndAlias) -> OpOutcome:
+    """End an identity's world time, history kept (refused where a retraction of the same token would be)."""
+    entity = entities.require(ctx.conn, op.ref)
+    _may_change(ctx, op, _privileged_kind(ctx, entity.kind), f"end an alias of {entity.ref}")
+    aliases.end(ctx, entity, op.alias, op.namespace, op.valid_to or ctx.at, _source(op))
+    return "committed"
 
 
 def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
@@ -178,6 +172,9 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
         raise BadInput("the value is too large", code="VALUE_TOO_LARGE")
     caused_by = _event_id(ctx, op.caused_by_event)
     if op.replace_later:
+        if rt.cardinality != "functional":
+            raise BadInput("replaceLater replaces a functional value; set members are independent",
+                           code="INVALID_OPERATION")
         if op.valid_to is not None:
             raise BadInput("replaceLater replaces everything after validFrom: it takes no validTo",
                            code="BAD_INTERVAL")
@@ -235,24 +232,14 @@ def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str 
     else:
         plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
     if plan.until is not None and said is not None:
-        _report_cut(ctx, row, new, plan.until.interval.start, said,
-                    next(r for r in current if str(r["id"]) == plan.until.id))
+        batch = committer_batch.active(ctx.conn)
+        ctx.cut_short.append(cut_short.report(batch.real if batch is not None else ctx.conn, ctx.op_index, row,
+                                              Interval(new.start, plan.until.interval.start), said,
+                                              next(r for r in current if str(r["id"]) == plan.until.id)))
     _carry_out(ctx, plan, current, row, supersedes)
     if row.get("caused_by_event_id") is not None:
         # the action behind the cause may be fulfilled now
         intent.on_effect(ctx.conn, row["caused_by_event_id"], row["predicate"], ctx.at)
-
-
-def _report_cut(ctx: OpContext, row: dict[str, Any], new: Interval, ends_at: datetime, said: dict[str, Any],
-                later: dict[str, Any]) -> None:
-    batch = committer_batch.active(ctx.conn)
-    obj: Entity | None = said["object"]
-    ctx.cut_short.append(cut_short.record(batch.real if batch is not None else ctx.conn, {
-        "op_index": ctx.op_index, "subject": said["subject"].ref, "subject_name": said["subject"].canonical_name,
-        "predicate": row["predicate"], "predicate_name": said["rt"].name, "kind": row["object_kind"],
-        "value": obj.ref if obj is not None else row["object_value"],
-        "object_name": obj.canonical_name if obj is not None else None, "valid_from": new.start,
-        "ends_at": ends_at, "by_user": said["by_user"]}, later))
 
 
 def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,
@@ -339,6 +326,7 @@ def record_event_op(ctx: OpContext, op: p.RecordEvent) -> OpOutcome:
 APPLY: dict[str, Callable[[OpContext, Any], OpOutcome]] = {
     "upsert_entity": upsert_entity,
     "add_alias": add_alias,
+    "end_alias": end_alias,
     "assert_fact": assert_fact,
     "assert_relationship": assert_relationship,
     "retract_fact": retract_fact,

@@ -54,6 +54,16 @@ class AddAlias(_Op):
     valid_from: BoundedTime | None = None
 
 
+class EndAlias(_Op):
+    """End an identity's world time (a phone number given up, an address moved from); its history stays."""
+
+    op: Literal["end_alias"] = "end_alias"
+    ref: Ref
+    alias: str = Field(min_length=1, max_length=300)
+    namespace: str = Field(default="core", pattern=r"^[a-z][a-z0-9_]*(:[a-z0-9_]+)?$", max_length=100)
+    valid_to: BoundedTime | None = Field(default=None, description="End of valid time, exclusive; None = now")
+
+
 class _Timed(_Op):
     subject: Ref
     predicate: str = Field(min_length=1, max_length=100)
@@ -156,7 +166,7 @@ class DismissMergeSuggestion(_Op):
 
 
 Operation = Annotated[
-    UpsertEntity | AddAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent
+    UpsertEntity | AddAlias | EndAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent
     | AcceptProposal | RejectProposal | MergeEntities | SplitEntity | DismissMergeSuggestion,
     Field(discriminator="op"),
 ]
