@@ -139,3 +139,21 @@ def test_nothing_is_cut_without_a_later_change(client: TestClient, make_token: M
     result = _commit(client, token, "n1", _assert("organization:acme", "rate", "$200", "2026-03-01T00:00:00Z"))
     assert result["cutShort"] == [] and codes({}) == []
     assert _value(client, token, "organization:acme", "rate", "2030-01-01T00:00:00Z") == "$200"
+
+
+def test_a_merge_and_a_split_follow_the_same_rule(client: TestClient, make_token: MakeToken) -> None:  # noqa: F811
+    """The duplicate's open $175 from Feb 2025 moves onto the survivor only up to the $190 it already knew."""
+    token = make_token(integration=True)
+    assert "errors" not in gql(client, token, REGISTER, {"t": [
+        {"key": "rate", "name": "rate", "cardinality": "FUNCTIONAL"}]})
+    _commit(client, token, "m1", _assert("organization:acme", "rate", "$190", "2026-01-15T00:00:00Z"),
+            _assert("organization:acme-inc", "rate", "$175", "2025-02-20T00:00:00Z"))
+    merged = gql(client, token, 'mutation { mergeEntities(entity: "organization:acme-inc", '
+                                'into: "organization:acme") { commit { committed } } }')
+    assert "errors" not in merged, merged
+    assert _value(client, token, "organization:acme", "rate", "2026-06-01T00:00:00Z") == "$190"
+    assert _value(client, token, "organization:acme", "rate", "2025-06-01T00:00:00Z") == "$175"
+    split = gql(client, token, 'mutation { splitEntity(entity: "organization:acme-inc") { commit { committed } } }')
+    assert "errors" not in split, split
+    assert _value(client, token, "organization:acme", "rate", "2025-06-01T00:00:00Z") is None
+    assert _value(client, token, "organization:acme-inc", "rate", "2026-06-01T00:00:00Z") == "$175"
