@@ -157,3 +157,18 @@ def test_a_merge_and_a_split_follow_the_same_rule(client: TestClient, make_token
     assert "errors" not in split, split
     assert _value(client, token, "organization:acme", "rate", "2025-06-01T00:00:00Z") is None
     assert _value(client, token, "organization:acme-inc", "rate", "2026-06-01T00:00:00Z") == "$175"
+
+
+def test_one_proposal_that_tells_the_later_value_first(client: TestClient,  # noqa: F811
+                                                       make_token: MakeToken) -> None:  # noqa: F811
+    """Several operations are applied set-based (graph/ledger/committer_batch.py): the cut is the same."""
+    token = make_token(integration=True)
+    assert "errors" not in gql(client, token, REGISTER, {"t": [
+        {"key": "rate", "name": "rate", "cardinality": "FUNCTIONAL"}]})
+    result = _commit(client, token, "b1", _assert("organization:acme", "rate", "$190", "2026-01-15T00:00:00Z"),
+                     _assert("organization:acme", "rate", {"usd": 175}, "2025-02-20T00:00:00Z"))
+    assert result["committed"] == 2 and result["rejected"] == []
+    [cut] = result["cutShort"]
+    assert (cut["opIndex"], cut["value"], cut["laterValue"]) == (1, {"usd": 175}, "$190")
+    assert cut["message"].startswith('acme\'s rate: you said {"usd":175} from 20 Feb 2025')
+    assert _value(client, token, "organization:acme", "rate", "2026-06-01T00:00:00Z") == "$190"
