@@ -11,7 +11,8 @@ from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 COMMIT = """mutation($p: ProposalInput!, $at: DateTime) {
   commitProposal(proposal: $p, recordedAt: $at) { committed rejected { code message } recordedAt } }"""
 ENTITY = """query($r: String!, $v: DateTime, $s: DateTime) {
-  getEntity(ref: $r, validTime: $v, systemTime: $s) { entity { ref } aliases facts { fact { predicate value } } }
+  getEntity(ref: $r, validTime: $v, systemTime: $s) {
+    entity { ref name } description aliases facts { fact { predicate value } } }
   entityEvents(ref: $r, validTime: $v, systemTime: $s) { eventType occurredAt }
 }"""
 SAID = {"kind": "user_assertion", "text": "said"}
@@ -42,6 +43,8 @@ def test_get_entity_answers_for_the_instant(client: TestClient, make_token: Make
             {"recordEvent": {"eventType": "user_message", "occurredAt": "2026-01-02T00:00:00Z",
                              "target": "person:ann"}})
     _commit(client, token, "t2", "2026-03-01T00:00:00Z",
+            {"upsertEntity": {"ref": "person:ann", "kind": "person", "canonicalName": "Ann Bee",
+                              "description": "the neighbour"}},
             {"endAlias": {"ref": "person:ann", "alias": "+49 170 1", "namespace": "phone",
                           "validTo": "2026-03-01T00:00:00Z"}},
             {"addAlias": {"ref": "person:ann", "alias": "+49 170 2", "namespace": "phone",
@@ -62,5 +65,15 @@ def test_get_entity_answers_for_the_instant(client: TestClient, make_token: Make
     # as known in February, about April: the first number still held then, nothing of March was known
     assert _entity(client, token, v="2026-04-01T00:00:00Z", s="2026-02-01T00:00:00Z") == (
         ["Annie", "+49 170 1"], [("name", "Ann A.")], ["user_message"])
+    # its name and description as known then, and now
+    assert _named(client, token, s="2026-02-01T00:00:00Z") == ("Ann", None)
+    assert _named(client, token, v="2026-02-01T00:00:00Z") == ("Ann Bee", "the neighbour")
+    assert _named(client, token) == ("Ann Bee", "the neighbour")
     # before anything about it was recorded: nothing of it was known
     assert _entity(client, token, v="2026-02-01T00:00:00Z", s="2025-06-01T00:00:00Z") == ([], [], [])
+
+
+def _named(client: TestClient, token: str, v: str | None = None,  # noqa: F811
+           s: str | None = None) -> tuple[str, str | None]:
+    entity = gql(client, token, ENTITY, {"r": "person:ann", "v": v, "s": s})["data"]["getEntity"]
+    return entity["entity"]["name"], entity["description"]
