@@ -7,11 +7,16 @@ The Beta/Gamma case: "from January I work at Beta" is known, then "from today I 
 
 from __future__ import annotations
 
+import hashlib
+import json
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from graph.demo import TYPES
+from graph.ledger.committer import payload_hash
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal
 from graph.ledger.registries import register_relation_types
 from graph.platform.db import Database
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
@@ -172,3 +177,16 @@ def test_one_proposal_that_tells_the_later_value_first(client: TestClient,  # no
     assert (cut["opIndex"], cut["value"], cut["laterValue"]) == (1, {"usd": 175}, "$190")
     assert cut["message"].startswith('acme\'s rate: you said {"usd":175} from 20 Feb 2025')
     assert _value(client, token, "organization:acme", "rate", "2026-06-01T00:00:00Z") == "$190"
+
+
+def test_a_proposal_hashed_before_replace_later_existed_still_replays() -> None:
+    """A retry of a proposal committed before the flag existed must hash as it was stored (RUN_ID_REUSED else)."""
+    op = AssertFact(subject="organization:acme", predicate="rate", value="$1",
+                    valid_from=datetime(2025, 1, 1, tzinfo=UTC))
+    proposal = MemoryMutationProposal(run_id="old", operations=[op])
+    before = proposal.model_dump(mode="json", exclude={"created_at", "untrusted"})
+    del before["operations"][0]["replace_later"]
+    body = json.dumps(before, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    assert payload_hash(proposal) == hashlib.sha256(body.encode()).hexdigest()
+    said = proposal.model_copy(update={"operations": [op.model_copy(update={"replace_later": True})]})
+    assert payload_hash(said) != payload_hash(proposal)
