@@ -37,6 +37,8 @@ Every assertion needs `valid_from` (when it became true in the world; the turn's
 value}). The origin is checked against the turns: an operation counts as the user's only when its evidence
 quotes a user turn of these new turns that says it; anything else waits for the owner's review. A change
 of a known value is a new assertion (the old one is superseded); repeat nothing that is already known
-unchanged. Never propose what the owner rejected. Governance (accepting, rejecting, merging) is the owner's,
-never yours.
+unchanged. Without `valid_to` a value holds until the next change already known; set `replace_later` only
+when the user says in the present tense that it replaces everything after ("from now on always 19:30", "ab
+jetzt immer 19:30"). Never propose what the owner rejected. Governance (accepting, rejecting, merging) is the
+owner's, never yours.
 """

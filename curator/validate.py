@@ -13,8 +13,8 @@ Per operation, in proposal order (the first failing check drops the operation, w
 - the origin is the code's, not the model's (curator.origin): "the user said it" only where the evidence
   quotes a user turn of this batch holding the value, otherwise the curator's inference (to review);
 - policy/permission-like content (privileged kinds, predicates, memory types) from a run touched by untrusted
-  content: UNTRUSTED_PRIVILEGED; a retraction, an alias or an event (none can wait for review) that is not
-  backed by the user's words (or, alias and event, a trusted tool's result): NEEDS_USER.
+  content: UNTRUSTED_PRIVILEGED; a retraction, a replace_later, an alias or an event (none can wait for
+  review) that is not backed by the user's words (or, alias and event, a trusted tool's result): NEEDS_USER.
 Entity resolution: an upsert whose external id, or whose e-mail/handle alias, already names an entity of the
 kind is that entity (strong signals); anything weaker stays a new entity for the review's merge suggestions.
 Every operation is written by the agent (curator.routing.provenance: source "agent", the origin as the evidence's
@@ -30,7 +30,7 @@ from typing import Any
 
 import psycopg
 
-from curator import routing
+from curator import replace_later, routing
 from curator.batch import Analysis, Batch, Dropped, Routed, VocabularyItem
 from curator.origin import slug as origin_slug
 from graph.errors import BadInput
@@ -124,6 +124,10 @@ def _check(conn: psycopg.Connection[Any], batch: Batch, state: _State, op: dict[
         op["aliases"] = []  # new names for a stored entity, like add_alias, need the user's words
     if kind == "retract_fact" and (origin != "user_assertion" or batch.untrusted):
         raise Drop("NEEDS_USER", "only the user's own words retract a belief (a retraction cannot wait for review)")
+    if op.get("replace_later") and (origin != "user_assertion" or batch.untrusted
+                                    or not replace_later.user_said_it(batch.prompt)):
+        raise Drop("NEEDS_USER", "replace_later (replacing what is known after valid_from) needs the user's own "
+                                 "words saying so in this batch (\"from now on always\", \"ab jetzt immer\")")
     _privileged(conn, batch, op)
     _interval(op)
     key = _dedupe_key(op)
@@ -293,6 +297,10 @@ def _clash(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return False
     if a["op"] != b["op"]:
         return a.get("value") is None or b.get("value") is None or a.get("value") == b.get("value")
+    # Open values from different starts follow each other: each holds until the next (graph.ledger.timeline).
+    if (a["op"] == "assert_fact" and a_to is None and b_to is None and a_from != b_from
+            and not (a.get("replace_later") or b.get("replace_later"))):
+        return False
     return a["op"] == "assert_fact" and a.get("value") != b.get("value")
 
 

@@ -88,6 +88,7 @@ class ErrorCode(StrEnum):
     RECORDED_AT_NOT_MONOTONIC = "RECORDED_AT_NOT_MONOTONIC"
     RUN_ID_REUSED = "RUN_ID_REUSED"
     ALIAS_TAKEN = "ALIAS_TAKEN"
+    UNKNOWN_ALIAS = "UNKNOWN_ALIAS"
     CONFLICTING_DEFINITION = "CONFLICTING_DEFINITION"
     SUPPRESSED = "SUPPRESSED"
     NOT_PENDING = "NOT_PENDING"
@@ -186,6 +187,7 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.RECORDED_AT_NOT_MONOTONIC: (_S, "recordedAt is earlier than the owner's latest system time."),
     ErrorCode.RUN_ID_REUSED: (_S, "The runId was already committed with other operations."),
     ErrorCode.ALIAS_TAKEN: (_S, "The alias already names another entity."),
+    ErrorCode.UNKNOWN_ALIAS: (_S, "The entity holds no such alias now (nothing to end)."),
     ErrorCode.CONFLICTING_DEFINITION: (_S, "A registry entry exists with another definition."),
     ErrorCode.SUPPRESSED: (_S, "The owner rejected this belief before; only the owner can lift that."),
     ErrorCode.NOT_PENDING: (_S, "The fact is not pending review."),

@@ -22,6 +22,7 @@ from graph.agent.world_context import ContextRequest
 from graph.errors import BadInput
 from graph.finder.embedders import Embedder, embedder_for
 from graph.platform.db import Database
+from graph.reads.temporal import Question
 from resolvers import pinned
 from resolvers.agent_types import (
     EffectsResult,
@@ -63,8 +64,18 @@ async def find_entity(info: Info[Any, Any], query: str, kind: str | None = None,
     return FindEntityResult.from_view(found)
 
 
-async def get_entity(info: Info[Any, Any], ref: str) -> EntityFacts:
-    return EntityFacts.from_view(await pinned.get_entity(database(info), principal(info).owner, _t(ref)))
+async def get_entity(info: Info[Any, Any], ref: str, valid_time: datetime | None = None,
+                     system_time: datetime | None = None) -> EntityFacts:
+    """Now: one pinned statement. For an instant: aliases, beliefs and relationships of that instant."""
+    if valid_time is None and system_time is None:
+        return EntityFacts.from_view(await pinned.get_entity(database(info), principal(info).owner, _t(ref)))
+    if system_time is not None:
+        q = Question.known_at(system_time, valid_time)
+    else:
+        assert valid_time is not None
+        q = Question.as_of(valid_time)
+    return EntityFacts.from_view(await blocking(recall.get_entity_at, database(info), principal(info).owner,
+                                                _t(ref), q))
 
 
 async def recall_facts_about(info: Info[Any, Any], entity_or_query: str, predicate: str | None = None,
@@ -162,7 +173,8 @@ class AgentQuery:
         resolver=find_entity, description="Entities a name may refer to: exact ref, alias or name first, "
                                           "then similar names; ambiguity is stated, never guessed")
     get_entity: EntityFacts = strawberry.field(
-        resolver=get_entity, description="An entity by ref or alias: aliases and every current fact")
+        resolver=get_entity, description="An entity by ref or alias: aliases and every fact, now or at an instant "
+                                         "(validTime: as believed now about then; systemTime: as known then)")
     recall_facts_about: EntityFacts = strawberry.field(
         resolver=recall_facts_about, description="Current facts about an entity named by ref, alias or words; "
                                                  "`predicate` is a glob (feeding*); a scope (chain, most specific "

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
+from typing import Any
 
 import strawberry
+from strawberry.types import Info
 
+from graph.agent import recall
 from graph.agent import recall_graph as g
 from graph.agent import render as r
 from graph.agent import world_context as ctx
 from graph.agent.recall import HIDDEN
 from graph.reads.causality import Effects, Explanation
 from resolvers.codemode_types import BuildResult, ContextConvention
+from resolvers.context import blocking, database, principal
 from resolvers.ledger_types import Fact, RetentionNotice
 
 
@@ -101,6 +105,13 @@ class EntityFacts:
     def text(self) -> str:
         """Rendered when asked for, as AgentFact.text."""
         return r.about_text(self.about)
+
+    @strawberry.field
+    async def description(self, info: Info[Any, Any]) -> str | None:
+        """The entity's description, as known at systemTime when one was asked (read only when selected)."""
+        if self.about.described or self.about.entity is None:
+            return self.about.description
+        return await blocking(recall.description, database(info), principal(info).owner, self.about.entity.id)
 
     @classmethod
     def from_view(cls, a: r.About) -> EntityFacts:

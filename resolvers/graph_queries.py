@@ -6,6 +6,7 @@ Not found is null; bad arguments are typed errors (BAD_INPUT, BAD_ID, BAD_TIME).
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -60,8 +61,10 @@ async def explain_change(info: Info[Any, Any], fact_id: strawberry.ID | None = N
     return ChangeExplanation.from_model(explanation)
 
 
-async def entity_events(info: Info[Any, Any], ref: str, limit: int = 30) -> list[CausalEvent] | None:
-    events = await blocking(causality.entity_events, database(info), principal(info).owner, ref, limit)
+async def entity_events(info: Info[Any, Any], ref: str, limit: int = 30, valid_time: datetime | None = None,
+                        system_time: datetime | None = None) -> list[CausalEvent] | None:
+    events = await blocking(partial(causality.entity_events, valid_time=valid_time, system_time=system_time),
+                            database(info), principal(info).owner, ref, limit)
     return None if events is None else [CausalEvent.from_model(e) for e in events]
 
 
@@ -80,4 +83,6 @@ class GraphQueryQuery:
                                              "supersedes chain, causes up to the root, intent and outcome")
     entity_events: list[CausalEvent] | None = strawberry.field(
         resolver=entity_events, description="The latest `limit` (1-100) events an entity is the target or actor "
-                                            "of (depth 0) and the events that directly caused them (depth 1)")
+                                            "of (depth 0) and the events that directly caused them (depth 1); at an "
+                                            "instant, those that had occurred by `validTime` and were recorded "
+                                            "by `systemTime`")

@@ -13,6 +13,8 @@ import strawberry
 from strawberry.scalars import JSON
 
 from graph.ledger.committer import CommitResult as CommitOutcome
+from graph.ledger.cut_short import CutShort as CutShortModel
+from graph.ledger.proposal import REPLACE_LATER
 from graph.reads.temporal import EntityStateView, FactView
 from graph.retention.notice import RetentionNotice as RetentionModel
 
@@ -49,6 +51,20 @@ class AddAliasInput:
     namespace: str = "core"
     valid_from: datetime | None = None
     source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
+    evidence: EvidenceInput | None = strawberry.field(default=None, description=(
+        "Why: an agent token adds an alias to an existing entity only with the user's words (user_assertion) "
+        "or a direct observation"))
+
+
+@strawberry.input(description="End an identity's world time (a number given up); its history stays")
+class EndAliasInput:
+    ref: str
+    alias: str
+    namespace: str = "core"
+    valid_to: datetime | None = strawberry.field(default=None, description="End, exclusive; default now")
+    source: str | None = strawberry.field(default=None, description=SOURCE_DEFAULTS)
+    evidence: EvidenceInput | None = strawberry.field(default=None, description=(
+        "Why: an agent token ends an alias only with the user's words (user_assertion) or a direct observation"))
 
 
 @strawberry.input
@@ -68,6 +84,7 @@ class AssertFactInput:
     observed_at: datetime | None = None
     priority: int = 0
     caused_by_event: str | None = strawberry.field(default=None, description="Event id or external ref")
+    replace_later: bool = strawberry.field(default=False, description=REPLACE_LATER)
 
 
 @strawberry.input
@@ -86,6 +103,7 @@ class AssertRelationshipInput:
     observed_at: datetime | None = None
     priority: int = 0
     caused_by_event: str | None = None
+    replace_later: bool = strawberry.field(default=False, description=REPLACE_LATER)
 
 
 @strawberry.input
@@ -136,6 +154,7 @@ class RecordEventInput:
 class OperationInput:
     upsert_entity: UpsertEntityInput | None = strawberry.UNSET
     add_alias: AddAliasInput | None = strawberry.UNSET
+    end_alias: EndAliasInput | None = strawberry.UNSET
     assert_fact: AssertFactInput | None = strawberry.UNSET
     assert_relationship: AssertRelationshipInput | None = strawberry.UNSET
     retract_fact: RetractFactInput | None = strawberry.UNSET
@@ -153,7 +172,7 @@ class ProposalInput:
         "before the owner reviews it"))
 
 
-OP_NAMES = ("upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",
+OP_NAMES = ("upsert_entity", "add_alias", "end_alias", "assert_fact", "assert_relationship", "retract_fact",
             "invalidate_fact", "record_event")
 
 
@@ -180,6 +199,25 @@ class Rejected:
     message: str
 
 
+@strawberry.type(description="An assertion without validTo that ends where a change already known starts")
+class CutShort:
+    op_index: int
+    subject: str = strawberry.field(description="The subject's ref")
+    predicate: str
+    value: JSON | None = strawberry.field(description="What was said: the literal, or the object's ref")
+    valid_from: datetime
+    ends_at: datetime = strawberry.field(description="Where it now ends: the start of the later belief")
+    later_fact_id: strawberry.ID = strawberry.field(description="The later belief that stays")
+    later_value: JSON | None
+    message: str = strawberry.field(description="What this means, in the owner's language (de/en)")
+
+    @classmethod
+    def from_model(cls, c: CutShortModel) -> CutShort:
+        return cls(op_index=c.op_index, subject=c.subject, predicate=c.predicate, value=c.value,
+                   valid_from=c.valid_from, ends_at=c.ends_at, later_fact_id=strawberry.ID(c.later_fact_id),
+                   later_value=c.later_value, message=c.message)
+
+
 @strawberry.type(description="What a proposal did")
 class CommitResult:
     committed: int = strawberry.field(description="Operations applied as beliefs")
@@ -187,13 +225,17 @@ class CommitResult:
     rejected: list[Rejected]
     recorded_at: datetime | None = strawberry.field(description="The proposal's system time")
     replayed: bool = strawberry.field(description="True when this run was committed before (nothing written)")
+    cut_short: list[CutShort] = strawberry.field(description=(
+        "Assertions without validTo that hold only until a change already known after their validFrom "
+        "(replaceLater says otherwise)"))
 
     @classmethod
     def from_outcome(cls, outcome: CommitOutcome) -> CommitResult:
         return cls(committed=outcome.committed, pending=outcome.pending,
                    rejected=[Rejected(op_index=r.op_index, code=r.code, message=r.message)
                              for r in outcome.rejected],
-                   recorded_at=outcome.recorded_at, replayed=outcome.replayed)
+                   recorded_at=outcome.recorded_at, replayed=outcome.replayed,
+                   cut_short=[CutShort.from_model(c) for c in outcome.cut_short])
 
 
 @strawberry.type(description="One row of the ledger: a belief about world time, held during system time")

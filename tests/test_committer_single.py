@@ -74,7 +74,7 @@ def test_a_constraint_is_internal_and_the_connection_stays_usable(app_db_url: st
     db = Database(app_db_url, max_size=1)  # the failed transaction's connection is the next one's
     try:
         one(db, owner, "a", AssertFact(subject="person:me", predicate="name", value="A", valid_from=T, evidence=EV))
-        monkeypatch.setattr(ops, "plan_replace", lambda *_: Plan(insert=[Piece(Interval(T))]))  # forgets to close
+        monkeypatch.setattr(ops, "plan_replace", lambda *_, **__: Plan(insert=[Piece(Interval(T))]))  # forgets to close
         with pytest.raises(InvariantViolation, match="ExclusionViolation"):
             one(db, owner, "b", AssertFact(subject="person:me", predicate="name", value="B", valid_from=T,
                                            evidence=EV))

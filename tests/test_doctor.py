@@ -123,3 +123,26 @@ def test_the_command_names_the_age_version_once(test_db_url: str, capsys: pytest
     main(["doctor", "--url", test_db_url])
     printed = capsys.readouterr().out.splitlines()
     assert [line for line in printed if "AGE" in line] == [printed[0]] and "pgvector" in printed[0]
+
+
+def test_doctor_reports_merged_into_that_disagrees_with_the_open_merge(
+        db: Database, test_db_url: str, admin_conn: psycopg.Connection) -> None:
+    owner = "doctor-merges"
+    commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id="m", operations=[
+        UpsertEntity(ref="person:a", kind="person", canonical_name="Anna"),
+        UpsertEntity(ref="person:b", kind="person", canonical_name="Berta"),
+        UpsertEntity(ref="person:c", kind="person", canonical_name="Cora"),
+        MergeEntities(entity="person:b", into="person:a")]))
+    assert not [p for p in check(test_db_url).problems if owner in p]
+    forged = ("UPDATE entities SET status = 'merged', merged_into_id = (SELECT id FROM entities WHERE "
+              "owner_sub = %(owner)s AND ref = %(into)s) WHERE owner_sub = %(owner)s AND ref = %(ref)s")
+    admin_conn.execute(forged, {"owner": owner, "ref": "person:b", "into": "person:c"})  # not its merge's
+    admin_conn.execute(forged, {"owner": owner, "ref": "person:c", "into": "person:a"})  # without a merge
+    problems = [p for p in check(test_db_url).problems if p.startswith(f"merges: {owner}")]
+    assert len(problems) == 2, problems
+    assert problems[0].startswith(f"merges: {owner} person:b: merged_into_id says ")
+    assert problems[1].startswith(f"merges: {owner} person:c: ") and problems[1].endswith("open merges say none")
+    admin_conn.execute(forged, {"owner": owner, "ref": "person:b", "into": "person:a"})
+    admin_conn.execute("UPDATE entities SET status = 'active', merged_into_id = NULL WHERE owner_sub = %s "
+                       "AND ref = 'person:c'", (owner,))
+    assert not [p for p in check(test_db_url).problems if owner in p]

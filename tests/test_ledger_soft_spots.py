@@ -173,7 +173,7 @@ def test_a_planner_bug_is_internal_not_overlapping_belief(db: Database, owner: s
     commit(db, owner, "a", AssertFact(subject="person:me", predicate="name", value="A", valid_from=T, evidence=USER))
     broken = Plan(insert=[Piece(Interval(T))])  # forgets to close the row it overlaps
 
-    monkeypatch.setattr(ops, "plan_replace", lambda *_: broken)
+    monkeypatch.setattr(ops, "plan_replace", lambda *_, **__: broken)
     before = committer.INTERNAL_FAILURES["constraint ExclusionViolation"]
     with pytest.raises(InvariantViolation):
         commit(db, owner, "b", AssertFact(subject="person:me", predicate="name", value="B", valid_from=T,
@@ -194,7 +194,7 @@ def test_an_internal_failure_is_masked_over_graphql(client: TestClient, make_tok
             "subject": "person:me", "predicate": "name", "value": value, "validFrom": T.isoformat(),
             "source": "user", "confidence": 1.0, "evidence": {"kind": "message", "text": "t"}}}]}}
     assert gql(client, token, mutation, name("a", "A"))["data"]["commitProposal"]["committed"] == 1
-    monkeypatch.setattr(ops, "plan_replace", lambda *_: Plan(insert=[Piece(Interval(T))]))
+    monkeypatch.setattr(ops, "plan_replace", lambda *_, **__: Plan(insert=[Piece(Interval(T))]))
     body = gql(client, token, mutation, name("b", "B"))
     assert codes(body) == ["INTERNAL"] and body["errors"][0]["message"] == "Unexpected error."
     assert "OVERLAPPING_BELIEF" not in str(body) and "facts_functional_no_overlap" not in str(body)

@@ -1,8 +1,9 @@
 """Random histories checked against a brute-force in-memory oracle, and against the store's own past.
 
-The oracle knows nothing of rows or splitting: what was known at system time R about valid time V is
-simply the last step recorded at or before R whose period contains V (an assert's value, or nothing for a
-retract). The store must answer the same for now, as of V, and known at R, and its history must never
+The oracle knows nothing of rows or splitting: it replays the steps recorded at or before system time R on
+a line of valid days (`Line`): an assert's value over its period, nothing over a retract's, where an
+assert without an end holds until the next start already known after its own.
+The store must answer the same for now, as of V, and known at R, and its history must never
 hold two believed values for one instant. The same holds for set predicates, scopes and relationships.
 
 With merges and splits in the history, the check needs no oracle: whatever was read right after step n
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -31,7 +33,7 @@ from graph.ledger.proposal import (
     UpsertEntity,
 )
 from graph.ledger.registries import register_relation_types
-from graph.ledger.timeline import known
+from graph.ledger.timeline import Belief, Interval, known, plan_replace
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import fact_history, state_as_known_at, state_at
@@ -58,12 +60,47 @@ def steps(draw: st.DrawFn) -> list[tuple[str, int | None, int, int | None]]:
     return out
 
 
+HORIZON = DAYS + 8  # valid days the oracle models; nothing starts at or after it
+
+
+class Line:
+    """One functional key as the oracle sees it, day by day: the value of each valid day, and the days where a
+    believed period starts. An assertion without an end holds until the next such start after its own."""
+
+    def __init__(self) -> None:
+        self.values: list[Any] = [None] * HORIZON
+        self.starts: set[int] = set()
+
+    def assert_(self, value: Any, start: int, end: int | None) -> None:
+        said = end is not None
+        stop = end if end is not None else min((b for b in self.starts if b > start), default=HORIZON)
+        one_row = not any(start < b < stop for b in self.starts)
+        if one_row and all(self.values[d] == value for d in range(start, stop)) and (said or start in self.starts):
+            return  # already believed by one row (an open restatement from inside it is a start of its own)
+        self.retract(start, stop)
+        self.values[start:stop] = [value] * (stop - start)
+        self.starts.add(start)
+
+    def retract(self, start: int, end: int | None) -> None:
+        stop = HORIZON if end is None else end
+        self.starts -= {b for b in self.starts if start <= b < stop}
+        self.values[start:stop] = [None] * (stop - start)
+        if stop < HORIZON and self.values[stop] is not None:
+            self.starts.add(stop)  # what is left of a row after the cut starts there
+
+    def at(self, v: int) -> Any:
+        return self.values[min(v, HORIZON - 1)]
+
+
 def oracle(history: list[tuple[str, int | None, int, int | None]], upto: int, v: int) -> int | None:
     """Value known after the first `upto` steps about valid day v."""
-    value = None
+    line = Line()
     for op, val, start, end in history[:upto]:
-        if start <= v and (end is None or v < end):
-            value = val if op == "assert" else None
+        if op == "assert":
+            line.assert_(val, start, end)
+        else:
+            line.retract(start, end)
+    value: int | None = line.at(v)
     return value
 
 
@@ -257,20 +294,26 @@ def test_known_at_r_is_what_was_read_at_r_across_merges_and_splits(
 def _oracle(history: list[Step], upto: int, v: int) -> Facts:
     """Believed after the first `upto` steps about valid day v: per functional (subject, predicate, scope)
     the last step covering v; per set member (subject, predicate, scope, value) likewise."""
-    functional: dict[tuple[Any, ...], str | None] = {}
+    lines: dict[tuple[Any, ...], Line] = {}
     members: dict[tuple[Any, ...], bool] = {}
     for op, subject, predicate, value, start, end, scope in history[:upto]:
+        if KINDS[predicate][0] == "functional":
+            line = lines.setdefault((subject, predicate, scope), Line())
+            if op == "assert":
+                line.assert_(str(value), start, end)
+            else:
+                line.retract(start, end)
+            continue
         if not (start <= v and (end is None or v < end)):
             continue
-        if KINDS[predicate][0] == "functional":
-            functional[(subject, predicate, scope)] = str(value) if op == "assert" else None
-        elif op == "assert":
+        if op == "assert":
             members[(subject, predicate, scope, str(value))] = True
         else:
             # Members are keyed by str(value): compare as str, or an int member is never retracted by value.
             for key in [k for k in members
                         if k[:3] == (subject, predicate, scope) and (value is None or str(value) == k[3])]:
                 members[key] = False
+    functional = {key: line.at(v) for key, line in lines.items()}
     return frozenset([(s, p, val, sc) for (s, p, sc), val in functional.items() if val is not None]
                      + [(s, p, val, sc) for (s, p, sc, val), held in members.items() if held])
 
@@ -296,3 +339,92 @@ def test_set_predicates_scopes_and_relationships_match_the_oracle(
             for ref in THINGS:
                 got |= _facts(state_as_known_at(db, owner, ref, day(100 + n), day(v)))[1]
             assert got == _oracle(history, n, v), f"R=step {n}, V=day {v}"
+
+
+# --- late news: the believed timeline does not depend on arrival order -------------------------------------
+# Histories of one functional key whose assertions have distinct starts and no end (or non-overlapping
+# explicit periods), committed in a random arrival order and in start order: every valid day must read the
+# same. `event` counts how often an arrival is late (a later start arrived before it) and how often a late
+# value was cut short (pytest --hypothesis-show-statistics).
+
+
+@st.composite
+def open_histories(draw: st.DrawFn) -> tuple[list[tuple[int, int, int | None]], list[int]]:
+    """(start, value, None) with distinct starts, and an arrival order (a permutation of their indices)."""
+    starts = draw(st.lists(st.integers(0, DAYS - 1), min_size=2, max_size=6, unique=True))
+    steps: list[tuple[int, int, int | None]] = [(start, draw(st.integers(1, 3)), None) for start in starts]
+    return steps, draw(st.permutations(range(len(steps))))
+
+
+@st.composite
+def period_histories(draw: st.DrawFn) -> tuple[list[tuple[int, int, int | None]], list[int]]:
+    """Non-overlapping explicit periods (gaps allowed), and an arrival order."""
+    cuts = sorted(draw(st.lists(st.integers(0, DAYS), min_size=2, max_size=10, unique=True)))
+    periods = [(a, b) for a, b in pairwise(cuts) if draw(st.booleans())] or [(cuts[0], cuts[1])]
+    steps: list[tuple[int, int, int | None]] = [(a, draw(st.integers(1, 3)), b) for a, b in periods]
+    return steps, draw(st.permutations(range(len(steps))))
+
+
+def _count_late(steps: list[tuple[int, int, int | None]], order: list[int]) -> None:
+    seen: list[int] = []
+    for i in order:
+        if any(steps[j][0] > steps[i][0] for j in seen):
+            event("a late arrival")
+            if any(steps[j][0] > steps[i][0] and steps[j][1] != steps[i][1] for j in seen):
+                event("a late arrival before a different value known")
+        seen.append(i)
+
+
+def _timeline(beliefs: list[Belief]) -> list[Any]:
+    return [next((b.value for b in beliefs if b.interval.contains(day(v))), None) for v in range(HORIZON)]
+
+
+def _planned(steps: list[tuple[int, int, int | None]], order: list[int]) -> list[Any]:
+    """The planner alone (graph.ledger.timeline), rows kept in memory as the committer keeps them."""
+    rows: dict[str, Belief] = {}
+    for n, i in enumerate(order):
+        start, value, end = steps[i]
+        plan = plan_replace(list(rows.values()), Interval(day(start), day(end) if end is not None else None), value)
+        split = {piece.split_from: rows[piece.split_from] for piece in plan.insert if piece.split_from}
+        for closed in plan.close:
+            del rows[closed]
+        for k, piece in enumerate(plan.insert):
+            old = split.get(piece.split_from) if piece.split_from else None
+            rows[f"{n}.{k}"] = Belief(f"{n}.{k}", piece.interval, old.value if old else value)
+    return _timeline(list(rows.values()))
+
+
+@settings(max_examples=400, deadline=None)
+@given(history=st.one_of(open_histories(), period_histories()))
+def test_the_planner_does_not_depend_on_arrival_order(
+        history: tuple[list[tuple[int, int, int | None]], list[int]]) -> None:
+    steps, order = history
+    _count_late(steps, order)
+    assert _planned(steps, order) == _planned(steps, sorted(range(len(steps)), key=lambda i: steps[i][0]))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=st.one_of(open_histories(), period_histories()))
+# Always covered: the rate case (150, then 190 later, then 175 between them arriving last).
+@example(history=([(0, 150, None), (9, 190, None), (4, 175, None)], [0, 1, 2]))
+# Always covered: a restatement of the value in force, before a different value arrives between them.
+@example(history=([(0, 1, None), (3, 1, None), (1, 2, None)], [0, 1, 2]))
+def test_the_store_does_not_depend_on_arrival_order(
+        db: Database, registered: None, history: tuple[list[tuple[int, int, int | None]], list[int]]) -> None:
+    steps, order = history
+    _count_late(steps, order)
+    read = []
+    for arrival in (order, sorted(range(len(steps)), key=lambda i: steps[i][0])):
+        owner = f"prop-{uuid.uuid4().hex[:10]}"
+        for n, i in enumerate(arrival):
+            start, value, end = steps[i]
+            proposal = MemoryMutationProposal(run_id=f"o{n}", operations=[AssertFact(
+                subject="thing:gauge", predicate=PREDICATE, value=value, valid_from=day(start),
+                valid_to=day(end) if end is not None else None, evidence=EVIDENCE)])
+            assert commit_proposal(db, owner_principal(owner), proposal).rejected == []
+        read.append([_list_of(state_at(db, owner, "thing:gauge", day(v))) for v in range(HORIZON)])
+    assert read[0] == read[1]
+
+
+def _list_of(state: Any) -> list[Any]:
+    return [f.value for f in state.facts] if state else []

@@ -10,6 +10,7 @@ from typing import Any
 import psycopg
 from fastapi.testclient import TestClient
 
+from graph.governance import phrases
 from graph.governance.review import (
     Action,
     ReviewItem,
@@ -127,7 +128,12 @@ def test_correction_notices_for_replaced_values_only(db: Database, owner: str) -
     assert notice.text == "Luna's birthday: you said 2019-04-01 before, now 2019-05-01 — updating."
     assert (notice.previous, notice.current, notice.subject_ref) == ("2019-04-01", "2019-05-01", "pet:luna")
     assert correction_notices(db, owner, chat, notice.recorded_at) == []
-    assert len(correction_notices(db, owner, "other", start)) == 2  # replaced both pieces
+    # the late 2019-06-01 ends where the known 2019-05-01 starts: one piece replaced, and the cut told
+    replaced, cut = correction_notices(db, owner, "other", start)
+    assert (replaced.kind, replaced.previous, replaced.current) == ("replaced", "2019-04-01", "2019-06-01")
+    assert (cut.kind, cut.previous, cut.current) == ("cut_short", "2019-05-01", "2019-06-01")
+    assert cut.text.startswith("Luna's birthday: you said 2019-06-01 from ") and cut.text.endswith(
+        "I already knew 2019-05-01 from " + phrases.day("en", T1) + ", so 2019-06-01 ends there.")
 
 
 def test_merges_are_not_corrections(db: Database, owner: str) -> None:

@@ -80,6 +80,11 @@ OPS: dict[str, tuple[str, Any]] = {
         "commit", {"upsertEntity": {"ref": "pet:luna", "kind": "pet", "canonicalName": "Lunatic",
                                     "evidence": {"kind": "user_assertion", "text": "call her Lunatic"}}}),
     "addAlias": ("commit", {"addAlias": {"ref": "pet:luna", "alias": "Lunchen"}}),
+    "addAlias, evidence user_assertion": ("commit", {"addAlias": {
+        "ref": "pet:luna", "alias": "Lunchen", "evidence": {"kind": "user_assertion", "text": "we call her so"}}}),
+    "assertFact replaceLater, evidence message": (
+        "commit", {"assertFact": {**_fact("2020-01-01", predicate="birthday", source="own")["assertFact"],
+                                  "replaceLater": True}}),
     "assertFact as itself, evidence message": ("commit", _fact("07:00", source="own")),
     "assertFact evidence user_assertion": ("commit", _fact("07:00", source="own", evidence="user_assertion")),
     "assertFact evidence tool_result": ("commit", _fact("07:00", source="own", evidence="tool_result")),
@@ -143,7 +148,9 @@ EXPECTED: dict[str, tuple[str, str, str]] = {  # (owner, agent, integration)
     "upsertEntity privileged kind (policy)": (C, C, C),
     "upsertEntity renaming an existing entity": (C, F, C),
     "upsertEntity renaming, evidence user_assertion": (C, C, C),
-    "addAlias": (C, C, C),
+    "addAlias": (C, F, C),
+    "addAlias, evidence user_assertion": (C, C, C),
+    "assertFact replaceLater, evidence message": (C, F, C),
     "assertFact as itself, evidence message": (C, P, C),
     "assertFact evidence user_assertion": (C, C, C),
     "assertFact evidence tool_result": (C, C, C),

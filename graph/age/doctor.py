@@ -44,7 +44,8 @@ def _compare(report: Report, what: str, ledger: set[tuple[Any, ...]], graph: set
 
 def check(admin_url: str) -> Report:
     """Compare entities (with what traversal reads: name, merged_into), relationship facts, events and
-    causation with their graph mirror; and the console's function surface with the recorded snapshot."""
+    causation with their graph mirror; merged_into_id with the open merges; and the console's function
+    surface with the recorded snapshot."""
     report = Report()
     with psycopg.connect(admin_url, row_factory=dict_row,
                          options="-c search_path=public,ag_catalog") as conn, conn.transaction():
@@ -53,6 +54,10 @@ def check(admin_url: str) -> Report:
         for row in conn.execute(load("doctor_times_out_of_range")).fetchall():
             report.problems.append(f"time out of range: {row['what']} (row {row['row']}); readers show it "
                                    "clamped and migration 0021 refuses to run until it is fixed")
+        for row in conn.execute(load("doctor_merges")).fetchall():
+            report.problems.append(f"merges: {row['owner_sub']} {row['ref']}: merged_into_id says "
+                                   f"{row['entity_says'] or 'not merged'}, its open merges say "
+                                   f"{row['merges_say'] or 'none'}")
         pairs: list[tuple[str, Callable[[dict[str, Any]], tuple[Any, ...]]]] = [
             ("entities", lambda r: tuple(r.values())),
             ("rels", _ledger_rel),

@@ -69,6 +69,33 @@ def get_entity(db: Database, owner: str, ref: str) -> About:
     return by_ref(ref, db.read_pinned(owner, *entity_query(ref, at))) or by_name(db, owner, ref, at)
 
 
+def get_entity_at(db: Database, owner: str, ref: str, q: Question) -> About:
+    """getEntity for an instant: the entity as resolved at the question's system time, its aliases valid at
+    its valid time and known then, and the beliefs both ways held then about that valid time."""
+    valid_time = q.valid_time or now()
+    with db.owner_tx(owner, read_only=True) as conn:
+        about = named(conn, ref, fuzzy=False, q=q)
+        if about.entity is None:
+            return about
+        params = {"id": about.entity.id, "valid_time": valid_time, "system_time": q.system_time, "limit": MAX_FACTS}
+        rows = conn.execute(load("agent_entity_at"), params).fetchall()
+        held = conn.execute(load("agent_aliases_at"), params).fetchone()
+        named_then = conn.execute(load("agent_entity_named_at"), params).fetchone()
+    about.statements = [statement(r) for r in rows]
+    about.aliases = (held["aliases"] if held else None) or []
+    if named_then is not None:
+        about.entity = about.entity.model_copy(update={"name": named_then["name"]})
+        about.described, about.description = True, named_then["description"]
+    return about
+
+
+def description(db: Database, owner: str, entity_id: UUID) -> str | None:
+    """An entity's description as known now (getEntity reads it only when asked)."""
+    with db.owner_tx(owner, read_only=True) as conn:
+        row = conn.execute(load("agent_entity_named_at"), {"id": entity_id, "system_time": None}).fetchone()
+    return row["description"] if row else None
+
+
 def entity_query(ref: str, at: datetime) -> tuple[LiteralString, dict[str, Any]]:
     """get_entity's first statement (it pins the owner: Database.read_pinned)."""
     return load("agent_get_entity"), {"ref": ref, "at": at, "limit": MAX_FACTS}

@@ -124,6 +124,9 @@ class About(BaseModel):
     notice: str | None = Field(default=None, description="Said after the facts, e.g. that a read reaches "
                                                          "behind the retention edge (graph.retention.notice)")
     retention: RetentionNotice | None = Field(default=None, description="The retention notice, typed")
+    described: bool = Field(default=False, description="`description` was read (for an instant); else ask "
+                                                       "graph.agent.recall.description when it is wanted")
+    description: str | None = Field(default=None, description="The entity's description as known then")
 
 
 def source_icon(source: str) -> str:

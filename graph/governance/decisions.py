@@ -97,6 +97,7 @@ def accept_proposal(ctx: OpContext, op: p.AcceptProposal) -> OpOutcome:
     close_rows(ctx, [row["id"]], "superseded")
     accepted = copy_row(row, confidence=ACCEPTED_CONFIDENCE, changed_by=ctx.run_id)
     believe(ctx, accepted, Interval(row["valid_from"], row["valid_to"]), supersedes=str(row["id"]))
+    ctx.conn.execute(load("gov_accepted_successor"), {"id": row["id"]})
     suppression.lift(ctx, suppression.key(row))
     ref = _subject_ref(ctx, row)
     audit(ctx, "accept", ref, {"fact_id": row["id"], "reason": op.reason},

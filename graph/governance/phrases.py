@@ -32,6 +32,10 @@ PHRASES: dict[Lang, dict[str, str]] = {
         "answers_no": ", no → {no}",
         "notice_user": "{about}: you said {previous} before, now {current} — updating.",
         "notice_other": "{about}: I had {previous} before, now {current} — updating.",
+        "cut_short_user": "{about}: you said {value} from {start}; I already knew {later} from {later_start}, "
+                          "so {value} ends there.",
+        "cut_short_other": "{about}: I heard {value} from {start}; I already knew {later} from {later_start}, "
+                           "so {value} ends there.",
         "overdue": "{name} ({ref}) was due {due} and is still {status} — is it done?",
         "blocked": "{name} ({ref}) is blocked by {blocker} ({blocker_ref}), still {status} — is {blocker} done?",
         "open": "open",
@@ -53,6 +57,10 @@ PHRASES: dict[Lang, dict[str, str]] = {
         "answers_no": ", nein → {no}",
         "notice_user": "{about}: du hattest vorher {previous} gesagt, jetzt {current} — ich aktualisiere das.",
         "notice_other": "{about}: ich hatte vorher {previous}, jetzt {current} — ich aktualisiere das.",
+        "cut_short_user": "{about}: du hast {value} ab {start} gesagt; ich wusste schon von {later} ab "
+                          "{later_start}, also endet {value} dort.",
+        "cut_short_other": "{about}: ich habe {value} ab {start} gehört; ich wusste schon von {later} ab "
+                           "{later_start}, also endet {value} dort.",
         "overdue": "{name} ({ref}) war am {due} fällig und ist noch {status} — ist es erledigt?",
         "blocked": "{name} ({ref}) wartet auf {blocker} ({blocker_ref}), noch {status} — ist {blocker} erledigt?",
         "open": "offen",
@@ -76,6 +84,15 @@ def owner_language(conn: psycopg.Connection[Any], at: datetime | None = None) ->
 def genitive(name: str) -> str:
     """German possessive: "Lunas", "Sebastians", but "Klaus'" and "Max'" after s, ß, x, z."""
     return name + ("'" if name[-1:].lower() in {"s", "ß", "x", "z"} else "s")
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def day(lang: Lang, at: datetime) -> str:
+    """A UTC day as the owner writes it: "20 Feb 2025", "20.02.2025"."""
+    d = at.astimezone(UTC)
+    return f"{d.day:02d}.{d.month:02d}.{d.year}" if lang == "de" else f"{d.day} {MONTHS[d.month - 1]} {d.year}"
 
 
 def say(lang: Lang, key: str, **fields: Any) -> str:

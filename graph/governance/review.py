@@ -24,6 +24,8 @@ from graph.domains import commitments, contacts
 from graph.domains.commitments import Attention
 from graph.governance import phrases
 from graph.governance.phrases import Lang, say
+from graph.ledger.cut_short import CutShort
+from graph.ledger.cut_short import text as cut_text
 from graph.platform import metrics
 from graph.platform.db import Database
 from graph.reads.temporal import EntityStateView, FactView
@@ -61,8 +63,9 @@ class Review(BaseModel):
 
 
 class Notice(BaseModel):
-    fact_id: UUID
-    previous_fact_id: UUID
+    fact_id: UUID | None = Field(description="The new belief (None for a cut: the proposal's result names it)")
+    previous_fact_id: UUID = Field(description="The belief replaced, or for a cut the later one that stays")
+    kind: Literal["replaced", "cut_short"] = "replaced"
     subject_ref: str
     predicate: str
     previous: Any
@@ -189,10 +192,22 @@ def correction_notices(db: Database, owner: str, chat_id: str, since: datetime, 
         rows = conn.execute(load("gov_correction_notices"),
                             {"chat_id": chat_id, "since": since, "limit": limit}).fetchall()
         lang = phrases.owner_language(conn)
-    return [Notice(fact_id=r["id"], previous_fact_id=r["previous_id"], subject_ref=r["subject_ref"],
-                   predicate=r["predicate"], recorded_at=r["recorded_at"], text=notice_text(r, lang),
-                   previous=_value(r["previous_kind"], r["previous_value"], r["previous_object_ref"]),
-                   current=_value(r["object_kind"], r["object_value"], r["object_ref"])) for r in rows]
+        cuts = conn.execute(load("gov_cut_short_notices"),
+                            {"chat_id": chat_id, "since": since, "limit": limit}).fetchall()
+    replaced = [Notice(fact_id=r["id"], previous_fact_id=r["previous_id"], subject_ref=r["subject_ref"],
+                       predicate=r["predicate"], recorded_at=r["recorded_at"], text=notice_text(r, lang),
+                       previous=_value(r["previous_kind"], r["previous_value"], r["previous_object_ref"]),
+                       current=_value(r["object_kind"], r["object_value"], r["object_ref"])) for r in rows]
+    return sorted(replaced + [_cut_notice(r["recorded_at"], r["item"], lang) for r in cuts],
+                  key=lambda n: n.recorded_at)[:limit]
+
+
+def _cut_notice(recorded_at: datetime, item: dict[str, Any], lang: Lang) -> Notice:
+    """A late assertion that ends where a belief already known starts: told as said (graph.ledger.cut_short)."""
+    cut = CutShort.model_validate(item)
+    return Notice(fact_id=None, previous_fact_id=UUID(cut.later_fact_id), kind="cut_short", subject_ref=cut.subject,
+                  predicate=cut.predicate, previous=cut.later_value, current=cut.value, recorded_at=recorded_at,
+                  text=cut_text(cut, lang))
 
 
 def states_now(db: Database, owner: str, refs: list[str], valid_time: datetime) -> dict[str, EntityStateView]:

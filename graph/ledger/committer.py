@@ -26,6 +26,7 @@ from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotF
 from graph.governance import decisions as governance
 from graph.governance import merge
 from graph.ledger import committer_batch, prefetch
+from graph.ledger.cut_short import CutShort
 from graph.ledger.ops import APPLY, OpContext
 from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
@@ -72,6 +73,7 @@ class CommitResult(BaseModel):
     rejected: list[Rejected] = []
     recorded_at: datetime | None = None
     replayed: bool = False
+    cut_short: list[CutShort] = []
 
 
 @dataclass
@@ -79,6 +81,7 @@ class _Tally:
     committed: int = 0
     pending: int = 0
     rejected: list[Rejected] = field(default_factory=list)
+    cut_short: list[CutShort] = field(default_factory=list)
 
 
 class _RollBack(Exception):
@@ -93,9 +96,12 @@ class _Rejected(Exception):
         self.rejected = rejected
 
 
-def _unhashed(proposal: MemoryMutationProposal) -> set[str]:
-    # `untrusted` is left out while false, so proposals hashed before it existed still replay.
-    return {"created_at"} | (set() if proposal.untrusted else {"untrusted"})
+def _unhashed(proposal: MemoryMutationProposal) -> dict[str, Any]:
+    # Flags are left out while false, so proposals hashed before they existed still replay.
+    unset = {i: {"replace_later"} for i, op in enumerate(proposal.operations)
+             if not getattr(op, "replace_later", True)}
+    return {"created_at": True, **({} if proposal.untrusted else {"untrusted": True}),
+            **({"operations": unset} if unset else {})}
 
 
 def payload_hash(proposal: MemoryMutationProposal) -> str:
@@ -106,7 +112,7 @@ def payload_hash(proposal: MemoryMutationProposal) -> str:
 
 
 def _legacy_hash(proposal: MemoryMutationProposal) -> str:
-    """The hash proposals were stored with before issue 8 (key order as given), so their retries replay."""
+    """The hash proposals were stored with before keys were sorted (key order as given), so their retries replay."""
     return hashlib.sha256(proposal.model_dump_json(exclude=_unhashed(proposal)).encode()).hexdigest()
 
 
@@ -162,13 +168,15 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
         try:
             with nullcontext() if alone else conn.transaction():
                 _apply_all(ctx, proposal, tally)
+                tally.cut_short = ctx.cut_short
                 if tally.rejected:
                     raise _RollBack
         except _RollBack:
             if alone:
                 raise _Rejected(tally.rejected) from None
             return CommitResult(rejected=tally.rejected)
-    result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at)
+    result = CommitResult(committed=tally.committed, pending=tally.pending, recorded_at=at,
+                          cut_short=tally.cut_short)
     if on_commit is not None:
         on_commit(conn, result)
     with nullcontext() if alone else conn.pipeline():  # one round trip with COMMIT (alone) or before it
@@ -228,6 +236,7 @@ def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: Memo
                     tally.committed += 1
                 batch.flush_if_full()
             batch.finish()
+            tally.cut_short = ctx.cut_short
     except EXPECTED:
         return None
     except (pg_errors.IntegrityError, InvariantViolation) as exc:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 import psycopg
 
-from graph.errors import BadInput, Conflict, Forbidden, NotFound
-from graph.ledger import committer_batch, entities, facts, prefetch, registries, suppression, trust
+from graph.errors import BadInput, Forbidden, NotFound
+from graph.ledger import aliases, committer_batch, cut_short, entities, facts, prefetch, registries, suppression, trust
 from graph.ledger import proposal as p
+from graph.ledger.cut_short import CutShort
 from graph.ledger.entities import Entity
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
@@ -26,7 +27,6 @@ from graph.ledger.tokens import Principal
 from graph.ledger.trust import principal_tier, source_tier
 from graph.reads import intent
 from graph.settings import get_settings
-from graph.sql import load
 
 OpOutcome = Literal["committed", "pending"]
 
@@ -45,6 +45,8 @@ class OpContext:
     untrusted: bool = False
     # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)
     known: prefetch.Known | None = None
+    # open assertions that ended early at a change already known (graph.ledger.cut_short)
+    cut_short: list[CutShort] = field(default_factory=list)
 
     @property
     def owner(self) -> str:
@@ -90,39 +92,34 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     if entity is not None and entity.ref == op.ref:
         if entity.kind != op.kind:
             raise BadInput(f"{op.ref} exists with kind {entity.kind!r}", code="KIND_MISMATCH")
-        if entity.canonical_name != op.canonical_name:
-            _may_change(ctx, op, kind.privileged, f"rename {op.ref}")
+        # a new name, a new description or a new alias of a known entity is routed as a rename is
+        fresh = [a for a in op.aliases if entity.id not in aliases.holders(ctx, a, "core")]
+        if entity.canonical_name != op.canonical_name or op.description or fresh:
+            what = "rename" if entity.canonical_name != op.canonical_name else "describe or add aliases to"
+            _may_change(ctx, op, kind.privileged, f"{what} {op.ref}")
         if entity.canonical_name != op.canonical_name or op.description or op.external_id:
             entity = entities.rename(ctx.conn, ctx.owner, entity, values)
     else:
         entity = entities.create(ctx.conn, ctx.owner, values)
     for alias in op.aliases:
-        _add_alias(ctx, entity, alias, "core", ctx.at, _source(op))
+        aliases.add(ctx, entity, alias, "core", ctx.at, _source(op))
     return "committed"
 
 
 def add_alias(ctx: OpContext, op: p.AddAlias) -> OpOutcome:
     entity = entities.require(ctx.conn, op.ref)
-    _add_alias(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, _source(op))
+    if entity.id not in aliases.holders(ctx, op.alias, op.namespace):
+        _may_change(ctx, op, _privileged_kind(ctx, entity.kind), f"add an alias to {entity.ref}")
+    aliases.add(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, _source(op))
     return "committed"
 
 
-def _add_alias(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: datetime,
-               source: str) -> None:
-    batch = committer_batch.active(ctx.conn)
-    holders = batch.alias_holders(namespace, alias) if batch is not None else None
-    if holders is None:
-        rows = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
-        holders = [h["entity_id"] for h in rows]
-    if any(h != entity.id for h in holders):
-        raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
-    if not holders:
-        values = {"entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
-                  "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index}
-        if batch is not None:
-            batch.insert_alias(values)
-        else:
-            ctx.conn.execute(load("alias_insert"), values)
+def end_alias(ctx: OpContext, op: p.EndAlias) -> OpOutcome:
+    """End an identity's world time, history kept (refused where a retraction of the same token would be)."""
+    entity = entities.require(ctx.conn, op.ref)
+    _may_change(ctx, op, _privileged_kind(ctx, entity.kind), f"end an alias of {entity.ref}")
+    aliases.end(ctx, entity, op.alias, op.namespace, op.valid_to or ctx.at, _source(op))
+    return "committed"
 
 
 def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
@@ -174,6 +171,15 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     if obj is None and len(json.dumps(value)) > get_settings().max_value_bytes:
         raise BadInput("the value is too large", code="VALUE_TOO_LARGE")
     caused_by = _event_id(ctx, op.caused_by_event)
+    if op.replace_later:
+        if rt.cardinality != "functional":
+            raise BadInput("replaceLater replaces a functional value; set members are independent",
+                           code="INVALID_OPERATION")
+        if op.valid_to is not None:
+            raise BadInput("replaceLater replaces everything after validFrom: it takes no validTo",
+                           code="BAD_INTERVAL")
+        _may_change(ctx, op, rt.privileged or _privileged_kind(ctx, subject.kind),
+                    f"replace what is known after validFrom of {op.predicate!r}")
     row = {
         "subject_id": subject.id, "predicate": op.predicate, "functional": rt.cardinality == "functional",
         "object_kind": "entity" if obj else "literal", "object_value": value,
@@ -192,7 +198,8 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
         facts.insert(ctx.conn, ctx.owner, _row(ctx, row, new, status="pending", supersedes=None))
         return "pending"
-    believe(ctx, row, new)
+    believe(ctx, row, new, replace_later=op.replace_later,
+            said={"subject": subject, "rt": rt, "object": obj, "by_user": source == "user"})
     return "committed"
 
 
@@ -210,17 +217,25 @@ def _privileged_kind(ctx: OpContext, key: str) -> bool:
     return kind is not None and kind.privileged
 
 
-def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None) -> None:
-    """Make `row` (subject_id, predicate, functional, object and provenance columns) believed over `new`.
+def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None, *,
+            replace_later: bool = False, said: dict[str, Any] | None = None) -> None:
+    """Make `row` (subject_id, predicate, functional, object and provenance columns) believed over `new`
+    (an open `new` until the next change already known, unless `replace_later`: graph.ledger.timeline).
 
     `supersedes` names the row it replaces when the plan closes none (e.g. an accepted pending fact).
+    `said` (subject, rt, object, by_user) lets a cut be reported to the caller (graph.ledger.cut_short).
     """
     current = facts.believed(ctx.conn, row["subject_id"], row["predicate"], row["scope_entity_id"], ctx.known)
     key = facts.value_key(row)
     if row["functional"]:
-        plan = plan_replace(facts.as_beliefs(current), new, key)
+        plan = plan_replace(facts.as_beliefs(current), new, key, replace_later=replace_later)
     else:
         plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
+    if plan.until is not None and said is not None:
+        batch = committer_batch.active(ctx.conn)
+        ctx.cut_short.append(cut_short.report(batch.real if batch is not None else ctx.conn, ctx.op_index, row,
+                                              Interval(new.start, plan.until.interval.start), said,
+                                              next(r for r in current if str(r["id"]) == plan.until.id)))
     _carry_out(ctx, plan, current, row, supersedes)
     if row.get("caused_by_event_id") is not None:
         # the action behind the cause may be fulfilled now
@@ -313,6 +328,7 @@ def record_event_op(ctx: OpContext, op: p.RecordEvent) -> OpOutcome:
 APPLY: dict[str, Callable[[OpContext, Any], OpOutcome]] = {
     "upsert_entity": upsert_entity,
     "add_alias": add_alias,
+    "end_alias": end_alias,
     "assert_fact": assert_fact,
     "assert_relationship": assert_relationship,
     "retract_fact": retract_fact,

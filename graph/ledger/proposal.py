@@ -54,6 +54,16 @@ class AddAlias(_Op):
     valid_from: BoundedTime | None = None
 
 
+class EndAlias(_Op):
+    """End an identity's world time (a phone number given up, an address moved from); its history stays."""
+
+    op: Literal["end_alias"] = "end_alias"
+    ref: Ref
+    alias: str = Field(min_length=1, max_length=300)
+    namespace: str = Field(default="core", pattern=r"^[a-z][a-z0-9_]*(:[a-z0-9_]+)?$", max_length=100)
+    valid_to: BoundedTime | None = Field(default=None, description="End of valid time, exclusive; None = now")
+
+
 class _Timed(_Op):
     subject: Ref
     predicate: str = Field(min_length=1, max_length=100)
@@ -62,9 +72,14 @@ class _Timed(_Op):
     scope: Ref | None = Field(default=None, description="Entity the belief is scoped to (chat, project, ...)")
 
 
+REPLACE_LATER = ("Without validTo a value holds until the next change already known after validFrom; true: it "
+                 "replaces everything believed after validFrom too (refused for a token that may not retract)")
+
+
 class AssertFact(_Timed):
     op: Literal["assert_fact"] = "assert_fact"
     value: Any = Field(description="JSON value of the attribute")
+    replace_later: bool = Field(default=False, description=REPLACE_LATER)
     memory_type: str | None = Field(default=None, max_length=50)
     observed_at: BoundedTime | None = Field(default=None, description="When the source observed it")
     priority: int = Field(default=0, ge=-100, le=100)
@@ -74,6 +89,7 @@ class AssertFact(_Timed):
 class AssertRelationship(_Timed):
     op: Literal["assert_relationship"] = "assert_relationship"
     object: Ref
+    replace_later: bool = Field(default=False, description=REPLACE_LATER)
     memory_type: str | None = Field(default=None, max_length=50)
     observed_at: BoundedTime | None = None
     priority: int = Field(default=0, ge=-100, le=100)
@@ -150,7 +166,7 @@ class DismissMergeSuggestion(_Op):
 
 
 Operation = Annotated[
-    UpsertEntity | AddAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent
+    UpsertEntity | AddAlias | EndAlias | AssertFact | AssertRelationship | RetractFact | InvalidateFact | RecordEvent
     | AcceptProposal | RejectProposal | MergeEntities | SplitEntity | DismissMergeSuggestion,
     Field(discriminator="op"),
 ]

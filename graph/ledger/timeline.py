@@ -1,7 +1,10 @@
 """Pure time logic of the bitemporal ledger: half-open intervals and the plans that supersede beliefs.
 
 Valid (world) time intervals are half-open `[start, end)`; `end=None` means "until further notice".
-Nothing here touches the database: the committer turns a `Plan` into row updates and inserts.
+An assertion without an end holds until the next change already known after its start (`until_next`),
+so news that arrives late never overwrites later knowledge unless the caller says it replaces everything
+later (`replace_later`). Nothing here touches the database: the committer turns a `Plan` into row updates
+and inserts.
 """
 
 from __future__ import annotations
@@ -82,24 +85,54 @@ class Piece:
 class Plan:
     close: list[str] = field(default_factory=list)
     insert: list[Piece] = field(default_factory=list)
+    # the later belief whose start ended an open assertion early (None: it ends where it was asked to)
+    until: Belief | None = None
 
     @property
     def is_noop(self) -> bool:
         return not self.close and not self.insert
 
 
-def plan_replace(believed: Sequence[Belief], new: Interval, value: Hashable) -> Plan:
-    """Assert a functional value over `new`: SQL:2011 FOR PORTION OF semantics.
+def next_change(believed: Sequence[Belief], start: datetime) -> Belief | None:
+    """The believed period that starts first after `start`: the next change already known."""
+    return min((b for b in believed if b.interval.start > start), key=lambda b: b.interval.start, default=None)
 
-    Every believed row overlapping `new` is closed; its parts before and after `new` survive as new
-    rows; the new value is inserted. Asserting what is already believed over the whole period changes
-    nothing (no churn in the history).
+
+def until_next(believed: Sequence[Belief], new: Interval, *, replace_later: bool = False
+               ) -> tuple[Interval, Belief | None]:
+    """The period an assertion really claims, and the later belief that ends it early.
+
+    An explicit end is taken as said. Without one, the value holds until the next change already known
+    after its start (as XTDB's put with only a start, or Graphiti's invalidation of an older new edge at
+    the newer one's valid time): a late "from February" does not erase a known "from January next year".
+    `replace_later` is the one way to say that it does.
     """
+    if new.end is not None or replace_later:
+        return new, None
+    later = next_change(believed, new.start)
+    return (new, None) if later is None else (Interval(new.start, later.interval.start), later)
+
+
+def plan_replace(believed: Sequence[Belief], new: Interval, value: Hashable, *,
+                 replace_later: bool = False) -> Plan:
+    """Assert a functional value over `new`: SQL:2011 FOR PORTION OF semantics, over the period
+    `until_next` grants it.
+
+    Every believed row overlapping that period is closed; its parts before and after survive as new
+    rows; the new value is inserted. Asserting what one row already believes over the whole period changes
+    nothing (no churn in the history), unless an open value starts inside that row.
+    """
+    said = new.end is not None or replace_later
+    new, until = until_next(believed, new, replace_later=replace_later)
     hits = [b for b in believed if b.interval.overlaps(new)]
-    if len(hits) == 1 and hits[0].value == value and hits[0].interval.covers(new):
+    # An open value restated from inside an older row of the same value is a change point all the same:
+    # dropped, a later-arriving value before it would run past it (the order would decide the timeline).
+    if (len(hits) == 1 and hits[0].value == value and hits[0].interval.covers(new)
+            and (said or hits[0].interval.start == new.start)):
         return Plan()
     plan = plan_remove(hits, new)
     plan.insert.append(Piece(new))
+    plan.until = until if until is not None and until.value != value else None
     return plan
 
 
@@ -119,7 +152,8 @@ def plan_add_member(believed_same_value: Sequence[Belief], new: Interval) -> Pla
 
     Rows already believed keep their provenance (source, confidence, evidence) and stay open; nothing is
     closed. A value already believed over the whole period, also across several adjacent rows, changes
-    nothing.
+    nothing. Members are independent of each other, so the next known change of a member is the next
+    period of the same value: filling only the gaps already stops there.
     """
     gaps = [new]
     for belief in believed_same_value:

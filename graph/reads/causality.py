@@ -258,13 +258,16 @@ def explain_change(db: Database, owner: str, *, fact_id: UUID | None = None, ref
     )
 
 
-def entity_events(db: Database, owner: str, ref: str, limit: int = 30) -> list[CausalEvent] | None:
-    """The latest events about `ref` (depth 0) and their direct causes (depth 1); None for an unknown ref."""
+def entity_events(db: Database, owner: str, ref: str, limit: int = 30, *, valid_time: datetime | None = None,
+                  system_time: datetime | None = None) -> list[CausalEvent] | None:
+    """The latest events about `ref` (depth 0) and their direct causes (depth 1); None for an unknown ref. At
+    an instant: events that had occurred by `valid_time` and were recorded by `system_time`."""
     if not 1 <= limit <= MAX_TIMELINE:
         raise BadInput(f"limit must be 1..{MAX_TIMELINE}")
     with db.owner_tx(owner, read_only=True) as conn:
         entity = entities.resolve(conn, ref)
         if entity is None:
             return None
-        rows = conn.execute(load("reads_entity_events"), {"id": entity.id, "limit": limit}).fetchall()
+        rows = conn.execute(load("reads_entity_events"), {"id": entity.id, "limit": limit, "valid_time": valid_time,
+                                                          "system_time": system_time}).fetchall()
     return [CausalEvent.model_validate(r) for r in rows]

@@ -1,12 +1,19 @@
 -- reads_entity_events: the latest `limit` events an entity is the target or actor of (depth 0), and the
--- events that directly caused them (depth 1), for the explorer's timeline (cause -> effect).
+-- events that directly caused them (depth 1), for the explorer's timeline (cause -> effect). At an instant:
+-- only events that had occurred by %(valid_time)s and were recorded by %(system_time)s (NULL = no bound).
 -- Columns as causality_events_by_ids, plus depth. Uses world_events_target / world_events_actor (0033).
 WITH about AS (
     (SELECT id, occurred_at FROM world_events
-     WHERE owner_sub = wm_owner() AND target_entity_id = %(id)s ORDER BY occurred_at DESC LIMIT %(limit)s)
+     WHERE owner_sub = wm_owner() AND target_entity_id = %(id)s
+       AND occurred_at <= coalesce(%(valid_time)s::timestamptz, 'infinity')
+       AND recorded_at <= coalesce(%(system_time)s::timestamptz, 'infinity')
+     ORDER BY occurred_at DESC LIMIT %(limit)s)
     UNION
     (SELECT id, occurred_at FROM world_events
-     WHERE owner_sub = wm_owner() AND actor_entity_id = %(id)s ORDER BY occurred_at DESC LIMIT %(limit)s)
+     WHERE owner_sub = wm_owner() AND actor_entity_id = %(id)s
+       AND occurred_at <= coalesce(%(valid_time)s::timestamptz, 'infinity')
+       AND recorded_at <= coalesce(%(system_time)s::timestamptz, 'infinity')
+     ORDER BY occurred_at DESC LIMIT %(limit)s)
 ), latest AS (
     SELECT id FROM about ORDER BY occurred_at DESC LIMIT %(limit)s
 ), picked AS (

@@ -1,10 +1,11 @@
 """The fact rows of a sync's changes: planned with the ledger's pure time logic, written set-based.
 
-Each change of a predicate is a functional assertion from `observedAt` on (graph.ledger.timeline
-`plan_replace`), a removed key a retraction from then on (`plan_remove`), against the rows believed now:
-rows overlapping it are closed (superseded) and their parts before survive as new rows, exactly as the
-committer does one assertion at a time. Every row the sync writes is observed state: retention class
-`windowed`, caused by the entry's sync event. A piece split from an older row keeps that row's provenance.
+Each change of a predicate is a functional assertion from `observedAt` until the next change already known
+(graph.ledger.timeline `plan_replace`: an entry that arrives late does not erase a later one), a removed
+key a retraction from then on (`plan_remove`), against the rows believed now: rows overlapping it are
+closed (superseded) and their parts before survive as new rows, exactly as the committer does one
+assertion at a time. Every row the sync writes is observed state: retention class `windowed`, caused by
+the entry's sync event. A piece split from an older row keeps that row's provenance.
 """
 
 from __future__ import annotations
@@ -93,7 +94,8 @@ def _collect(rows: _Rows, p: Plan, existing: list[dict[str, Any]], w: Work, chan
             new_value = key
             rows.insert.append({
                 "subject_id": str(w.subject_id), "predicate": change.predicate, "object_value": change.after,
-                "valid_from": piece.interval.start.isoformat(), "valid_to": None,
+                "valid_from": piece.interval.start.isoformat(),
+                "valid_to": piece.interval.end.isoformat() if piece.interval.end else None,
                 "observed_at": w.observed_at.isoformat(), "caused_by_event_id": str(w.event_id) if w.event_id else None,
                 "confidence": 1.0, "supersedes_fact_id": p.close[0] if p.close else None,
                 "op_index": w.index, "evidence": w.evidence})

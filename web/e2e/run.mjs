@@ -71,6 +71,16 @@ async function waitValues(pred, what) {
   }
   throw new Error(`${what}: facts were ${JSON.stringify(last)}`)
 }
+async function waitText(testid, pred, what) {
+  const deadline = Date.now() + 10_000
+  let last = ''
+  while (Date.now() < deadline) {
+    last = await page.getByTestId(testid).innerText().catch(() => '')
+    if (pred(last)) return last
+    await page.waitForTimeout(100)
+  }
+  throw new Error(`${what}: ${testid} was ${JSON.stringify(last)}`)
+}
 function assert(ok, message) {
   if (!ok) throw new Error(message)
 }
@@ -179,6 +189,24 @@ try {
     await page.getByTestId('axis-toggle').uncheck()
     await page.getByTestId('now').click()
     await waitValues((v) => v.includes('08:00'), 'back to now')
+  })
+
+  await scenario('the entity page at a past instant: aliases and events of that instant only', async () => {
+    const nowUrl = page.url().split('?')[0]
+    await waitText('aliases', (a) => a.includes('Lunchen'), 'the alias added today, now')
+    const past = new Date(Date.now() - 2 * 86_400_000).toISOString() // after the breakfast message, before the reminder
+    await page.goto(`${nowUrl}?at=${encodeURIComponent(past)}`)
+    await waitText('aliases', (a) => a.includes('Luni') && !a.includes('Lunchen'), 'aliases two days ago')
+    const timeline = await waitText('timeline', (t) => t.includes('Since two weeks') && !/remind Basti/.test(t),
+      'events two days ago')
+    assert(timeline.includes('state_change'), `the breakfast change is missing two days ago: ${timeline}`)
+    await page.screenshot({ path: join(SHOTS, 'entity-past.png'), fullPage: true })
+    await page.goto(`${nowUrl}?at=${encodeURIComponent(past)}&axis=system`)
+    await waitText('aliases', (a) => a.includes('Luni') && !a.includes('Lunchen'), 'aliases as known two days ago')
+    await waitText('timeline', (t) => !/remind Basti/.test(t), 'events as known two days ago')
+    await page.goto(nowUrl)
+    await waitText('aliases', (a) => a.includes('Lunchen'), 'back to now')
+    await page.getByTestId('fact').first().waitFor()
   })
 
   await scenario('causal trace of the breakfast change', async () => {

@@ -1,0 +1,6 @@
+-- The believed row of one alias in a namespace, locked for the rest of the transaction (ending it).
+-- Columns: id, entity_id, valid_from, valid_to. Index: entity_aliases_believed (owner_sub, namespace, alias_norm).
+SELECT id, entity_id, valid_from, valid_to FROM entity_aliases
+WHERE owner_sub = wm_owner() AND namespace = %(namespace)s AND alias_norm = lower(%(alias)s)
+  AND superseded_at IS NULL
+FOR UPDATE
