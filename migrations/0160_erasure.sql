@@ -61,14 +61,16 @@ CREATE OR REPLACE FUNCTION wm_erasure_hash(ref text) RETURNS text
     RETURN encode(sha256(convert_to(ref, 'UTF8')), 'hex');
 GRANT EXECUTE ON FUNCTION wm_erasure_hash(text) TO worldmem_app;
 
--- Whether `t` mentions any of `terms` (case-insensitive), in plain text or in its JSON-escaped form (a
--- term with a quote or a backslash is escaped inside jsonb text).
-CREATE OR REPLACE FUNCTION wm_erasure_mentions(t text, terms text[]) RETURNS boolean
+-- The case-insensitive pattern of text that mentions any of `terms` as a whole word (so "Max" does not
+-- take "maximum" with it), in plain text or in its JSON-escaped form (jsonb text escapes quotes and
+-- backslashes). NULL for no terms: `x ~* NULL` matches nothing.
+CREATE OR REPLACE FUNCTION wm_erasure_pattern(terms text[]) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    RETURN t IS NOT NULL AND EXISTS (
-        SELECT 1 FROM unnest(terms) x
-        WHERE strpos(lower(t), lower(x)) > 0
-           OR strpos(lower(t), lower(substr(to_jsonb(x)::text, 2, length(to_jsonb(x)::text) - 2))) > 0);
+    RETURN '(^|[^[:alnum:]_])(' || (
+        SELECT string_agg(regexp_replace(x, '([.^$|()\[\]{}*+?\\])', '\\\1', 'g'), '|')
+        FROM (SELECT lower(y) AS x FROM unnest(terms) y
+              UNION SELECT lower(substr(to_jsonb(y)::text, 2, length(to_jsonb(y)::text) - 2)) FROM unnest(terms) y) s
+    ) || ')($|[^[:alnum:]_])';
 
 -- A ref that was erased is never created again by a write that was in flight (the committer refuses it
 -- first with ERASED_REF; this is the database's own line behind it).

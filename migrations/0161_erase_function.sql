@@ -6,7 +6,10 @@
 -- whole), projections, rollups, merges, suggestions, suppressions, sync entries, the curator's dropped
 -- operations and vocabulary examples and stored proposal results mentioning a term, and the graph mirror's
 -- vertices and edges. p_kind 'facts': every row of (p_ref, p_predicate) and what mentions their values.
--- Terms: the entities' names, refs and aliases, and the erased rows' text values of 4 or more characters.
+-- Terms: the entities' names, refs and aliases (3+ characters), their text values of 8+ characters (for
+-- eraseFacts: the erased values of 4+ characters); matched case-insensitively as whole words.
+-- For an entity, a fact row of another entity whose value, evidence or reason mentions a term is erased
+-- too, and another entity's description mentioning one is cleared.
 -- Returns the receipt's id. Refusals: WE001 unknown ref, WE002 already erased, WE004 nothing to erase.
 SET LOCAL ROLE worldmem_owner;
 
@@ -21,6 +24,8 @@ DECLARE
     fids uuid[];
     eids uuid[];
     terms text[];
+    pat text;
+    npat text;
     hashes text[];
     vids graphid[];
     c jsonb := '{}'::jsonb;
@@ -58,10 +63,16 @@ BEGIN
             SELECT e.canonical_name AS t FROM entities e WHERE e.id = ANY(ids)
             UNION SELECT e.ref FROM entities e WHERE e.id = ANY(ids)
             UNION SELECT a.alias FROM entity_aliases a WHERE a.entity_id = ANY(ids)
-            UNION SELECT f.value_text FROM facts f WHERE f.id = ANY(fids) AND f.object_entity_id IS NULL
-        ) s WHERE length(t) >= 4;
+        ) s WHERE length(t) >= 3;
+        npat := wm_erasure_pattern(terms);
         SELECT array_agg(DISTINCT wm_erasure_hash(e.ref)) INTO hashes FROM entities e WHERE e.id = ANY(ids);
-    ELSE
+        -- a row of another entity that names it in its value, evidence or reason goes too
+        SELECT array_agg(f.id) INTO fids FROM facts f
+        WHERE f.id = ANY(fids) OR f.value_text ~* npat OR f.evidence::text ~* npat OR f.reason ~* npat;
+        -- values long enough to be specific (a phone number, an address; not "19:00") are terms too
+        terms := terms || ARRAY(SELECT DISTINCT f.value_text FROM facts f
+                                WHERE f.id = ANY(fids) AND f.object_entity_id IS NULL AND length(f.value_text) >= 8
+                                  AND (f.subject_id = ANY(ids)));    ELSE
         IF EXISTS (SELECT 1 FROM erasures x WHERE x.kind = 'facts' AND x.predicate = p_predicate
                    AND x.target_hashes @> ARRAY[wm_erasure_hash(p_ref)])
            AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.subject_id = root AND f.predicate = p_predicate) THEN
@@ -78,11 +89,12 @@ BEGIN
     END IF;
     fids := coalesce(fids, ARRAY[]::uuid[]);
     terms := coalesce(terms, ARRAY[]::text[]);
+    pat := wm_erasure_pattern(terms);
 
     SELECT array_agg(w.id) INTO eids FROM world_events w
     WHERE w.actor_entity_id = ANY(ids) OR w.target_entity_id = ANY(ids)
-       OR wm_erasure_mentions(w.summary, terms) OR wm_erasure_mentions(w.payload::text, terms)
-       OR wm_erasure_mentions(w.expected_effect::text, terms) OR wm_erasure_mentions(w.intent, terms);
+       OR w.summary ~* pat OR w.payload::text ~* pat
+       OR w.expected_effect::text ~* pat OR w.intent ~* pat;
     eids := coalesce(eids, ARRAY[]::uuid[]);
 
     -- the reason in the receipt may name what is erased: not after this
@@ -140,34 +152,34 @@ BEGIN
     DELETE FROM merge_dismissals d WHERE d.low_id = ANY(ids) OR d.high_id = ANY(ids) OR d.event_id = ANY(eids);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('merge_dismissals', n);
     DELETE FROM contact_merge_suggestions s WHERE s.low_id = ANY(ids) OR s.high_id = ANY(ids)
-                                              OR wm_erasure_mentions(s.detail, terms);
+                                              OR s.detail ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('contact_merge_suggestions', n);
-    DELETE FROM sync_entries s WHERE s.entity_id = ANY(ids) OR wm_erasure_mentions(s.content::text, terms)
-                                  OR wm_erasure_mentions(s.external_id, terms);
+    DELETE FROM sync_entries s WHERE s.entity_id = ANY(ids) OR s.content::text ~* pat
+                                  OR s.external_id ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('sync_entries', n);
     DELETE FROM memory_projections p
     WHERE p.entity_ids && ids OR p.source_key IN (SELECT unnest(fids)::text UNION ALL SELECT unnest(eids)::text)
        OR p.id IN (SELECT r.projection_id FROM retention_rollups r WHERE r.subject_id = ANY(ids)
                    OR (r.subject_id = root AND r.predicate = p_predicate))
-       OR wm_erasure_mentions(p.text, terms);
+       OR p.text ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('memory_projections', n);
     DELETE FROM retention_rollups r WHERE r.subject_id = ANY(ids) OR (r.subject_id = root AND r.predicate = p_predicate)
-                                       OR wm_erasure_mentions(r.stats::text, terms);
+                                       OR r.stats::text ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('retention_rollups', n);
-    DELETE FROM chat_turns t WHERE wm_erasure_mentions(t.text, terms) OR wm_erasure_mentions(t.thinking, terms)
-                                OR wm_erasure_mentions(t.tool_calls::text, terms);
+    DELETE FROM chat_turns t WHERE t.text ~* pat OR t.thinking ~* pat
+                                OR t.tool_calls::text ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('chat_turns', n);
-    DELETE FROM curator_dropped_ops d WHERE wm_erasure_mentions(d.op::text, terms)
-                                         OR wm_erasure_mentions(d.reason, terms);
+    DELETE FROM curator_dropped_ops d WHERE d.op::text ~* pat
+                                         OR d.reason ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('curator_dropped_ops', n);
-    DELETE FROM vocabulary_proposals v WHERE wm_erasure_mentions(v.example::text, terms);
+    DELETE FROM vocabulary_proposals v WHERE v.example::text ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('vocabulary_proposals', n);
-    DELETE FROM proposals p WHERE wm_erasure_mentions(p.result::text, terms);
+    DELETE FROM proposals p WHERE p.result::text ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('proposals', n);
-    UPDATE curator_runs r SET error = '[erased]' WHERE wm_erasure_mentions(r.error, terms);
+    UPDATE curator_runs r SET error = '[erased]' WHERE r.error ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('curator_runs_errors_blanked', n);
-    DELETE FROM observed_events o WHERE o.target_entity_id = ANY(ids) OR wm_erasure_mentions(o.summary, terms)
-                                     OR wm_erasure_mentions(o.payload::text, terms);
+    DELETE FROM observed_events o WHERE o.target_entity_id = ANY(ids) OR o.summary ~* pat
+                                     OR o.payload::text ~* pat;
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('observed_events', n);
     DELETE FROM facts f WHERE f.id = ANY(fids);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('facts', n);
@@ -177,6 +189,8 @@ BEGIN
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('entity_aliases', n);
     DELETE FROM entities e WHERE e.id = ANY(ids);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('entities', n);
+    UPDATE entities e SET description = NULL WHERE e.description ~* pat;
+    GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('entity_descriptions_cleared', n);
 
     UPDATE erasures SET counts = c,
         receipt_hash = encode(sha256(convert_to(jsonb_build_object(
