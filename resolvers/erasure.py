@@ -13,7 +13,7 @@ import strawberry
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from graph.erasure.erase import Receipt, erase, receipts
+from graph.erasure.erase import Cut, Receipt, erase, receipts
 from graph.errors import Forbidden
 from graph.ledger.tokens import hash_token
 from resolvers.context import bearer_token, blocking, database, principal
@@ -37,6 +37,20 @@ class ErasureReceipt:
         return cls(id=strawberry.ID(str(r.id)), kind=r.kind, predicate=r.predicate,
                    token_id=strawberry.ID(str(r.token_id)) if r.token_id else None, token_kind=r.token_kind,
                    reason=r.reason, erased_at=r.erased_at, counts=JSON(r.counts), receipt_hash=r.receipt_hash)
+
+
+@strawberry.type(description="Where a chain (a cause, a predecessor, a successor) was cut by an erasure")
+class ErasureCut:
+    row_id: strawberry.ID = strawberry.field(description="The surviving fact or event whose link was cut")
+    link: str = strawberry.field(description="cause, supersedes, superseded_by or invalidated_by")
+    erasure_id: strawberry.ID = strawberry.field(description="The erasure's receipt")
+    erased_at: datetime
+    message: str = strawberry.field(description="In the owner's language")
+
+    @classmethod
+    def from_model(cls, c: Cut) -> ErasureCut:
+        return cls(row_id=strawberry.ID(str(c.row_id)), link=c.link, erasure_id=strawberry.ID(str(c.erasure_id)),
+                   erased_at=c.erased_at, message=c.message)
 
 
 def _token_hash(info: Info[Any, Any]) -> str | None:

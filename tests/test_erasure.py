@@ -40,6 +40,7 @@ STATE = "query($ref: String!) { stateAt(ref: $ref) { facts { predicate } } }"
 HISTORY = "query($ref: String!) { factHistory(ref: $ref, predicate: \"feeding_time\") { id } }"
 KNOWN = ("query($ref: String!) { stateAsKnownAt(ref: $ref, systemTime: \"2026-06-01T00:00:00Z\") "
          "{ facts { predicate } } }")
+EXPLAIN = "query($id: ID!) { explainChange(factId: $id) { causes { id } erased { link message erasureId } } }"
 GET = "query($ref: String!) { getEntity(ref: $ref) { entity { ref } message } }"
 
 
@@ -111,7 +112,13 @@ def test_erasure_leaves_no_trace(client: TestClient, make_token: MakeToken,  # n
     # the surviving event and fact caused by the erased event say where their chain was cut
     with db.owner_tx(owner, read_only=True) as conn:
         cut = conn.execute("SELECT row_kind, link FROM erasure_cuts ORDER BY 1").fetchall()
+        coffee = conn.execute("SELECT id FROM facts WHERE value_text = 'coffee'").fetchone()
     assert [(c["row_kind"], c["link"]) for c in cut] == [("event", "cause"), ("fact", "cause")]
+    assert coffee is not None
+    body = gql(client, token, EXPLAIN, {"id": str(coffee["id"])})
+    [erased] = body["data"]["explainChange"]["erased"]
+    assert (erased["link"], erased["erasureId"]) == ("cause", receipt["id"]), erased
+    assert "erased at the owner's request" in erased["message"] and body["data"]["explainChange"]["causes"] == []
 
 
 def test_reads_of_an_erased_ref_say_when(client: TestClient, make_token: MakeToken,  # noqa: F811

@@ -37,6 +37,11 @@ TOMBSTONE = {
     "en": "{what} was erased on {day} at the owner's request (receipt {receipt})",
     "de": "{what} wurde am {day} auf Wunsch des Besitzers gelöscht (Beleg {receipt})",
 }
+CUT = {
+    "en": "the {link} link of this chain was cut on {day}: what it pointed to was erased at the owner's request",
+    "de": "die Verbindung ({link}) dieser Kette wurde am {day} getrennt: ihr Ziel wurde auf Wunsch des Besitzers "
+          "gelöscht",
+}
 WHAT = {
     "en": {"entity": '"{ref}"', "facts": '"{predicate}" of "{ref}"'},
     "de": {"entity": '"{ref}"', "facts": '"{predicate}" von "{ref}"'},
@@ -56,6 +61,16 @@ class Receipt(BaseModel):
     erased_at: datetime
     counts: dict[str, int]
     receipt_hash: str
+
+
+class Cut(BaseModel):
+    """Where a surviving row's chain (its cause, its predecessor or successor) was cut by an erasure."""
+
+    row_id: UUID
+    link: str
+    erasure_id: UUID
+    erased_at: datetime
+    message: str = ""
 
 
 class Tombstone(BaseModel):
@@ -146,3 +161,13 @@ def erased_refs(conn: psycopg.Connection[Any], refs: list[str]) -> list[str]:
     if not refs:
         return []
     return [r["ref"] for r in conn.execute(load("erasure_refs_erased"), {"refs": refs}).fetchall()]
+
+
+def cuts(conn: psycopg.Connection[Any], ids: list[UUID]) -> list[Cut]:
+    """The cuts of the rows `ids` (facts or events of a chain), each with its message in the owner's language."""
+    rows = conn.execute(load("erasure_cuts_of"), {"ids": ids}).fetchall() if ids else []
+    if not rows:
+        return []
+    lang = owner_language(conn)
+    return [Cut.model_validate({**r, "message": CUT[lang].format(link=r["link"], day=r["erased_at"].date())})
+            for r in rows]
