@@ -26,6 +26,8 @@ DECLARE
     terms text[];
     pat text;
     npat text;
+    vals text[];
+    keys text[];
     hashes text[];
     vids graphid[];
     c jsonb := '{}'::jsonb;
@@ -68,11 +70,10 @@ BEGIN
         SELECT array_agg(DISTINCT wm_erasure_hash(e.ref)) INTO hashes FROM entities e WHERE e.id = ANY(ids);
         -- a row of another entity that names it in its value, evidence or reason goes too
         SELECT array_agg(f.id) INTO fids FROM facts f
-        WHERE f.id = ANY(fids) OR f.value_text ~* npat OR f.evidence::text ~* npat OR f.reason ~* npat;
-        -- values long enough to be specific (a phone number, an address; not "19:00") are terms too
-        terms := terms || ARRAY(SELECT DISTINCT f.value_text FROM facts f
-                                WHERE f.id = ANY(fids) AND f.object_entity_id IS NULL AND length(f.value_text) >= 8
-                                  AND (f.subject_id = ANY(ids)));    ELSE
+        WHERE f.id IN (SELECT unnest(fids)) OR f.value_text ~* npat OR f.evidence::text ~* npat OR f.reason ~* npat;
+        -- values long enough to be specific (a phone number, an address; not "19:00") are matched too
+        SELECT array_agg(DISTINCT f.value_text) INTO vals FROM facts f
+        WHERE f.id = ANY(fids) AND f.object_entity_id IS NULL AND length(f.value_text) >= 8 AND f.subject_id = ANY(ids);    ELSE
         IF EXISTS (SELECT 1 FROM erasures x WHERE x.kind = 'facts' AND x.predicate = p_predicate
                    AND x.target_hashes @> ARRAY[wm_erasure_hash(p_ref)])
            AND NOT EXISTS (SELECT 1 FROM facts f WHERE f.subject_id = root AND f.predicate = p_predicate) THEN
@@ -83,24 +84,33 @@ BEGIN
         IF fids IS NULL THEN
             RAISE EXCEPTION 'nothing to erase' USING ERRCODE = 'WE004';
         END IF;
-        SELECT array_agg(DISTINCT f.value_text) INTO terms FROM facts f
+        SELECT array_agg(DISTINCT f.value_text) INTO vals FROM facts f
         WHERE f.id = ANY(fids) AND f.object_entity_id IS NULL AND length(f.value_text) >= 4;
         hashes := ARRAY[wm_erasure_hash(p_ref)];
     END IF;
     fids := coalesce(fids, ARRAY[]::uuid[]);
     terms := coalesce(terms, ARRAY[]::text[]);
     pat := wm_erasure_pattern(terms);
+    vals := ARRAY(SELECT DISTINCT x FROM unnest(coalesce(vals, ARRAY[]::text[])) v,
+                  LATERAL (VALUES (lower(v)), (lower(substr(to_jsonb(v)::text, 2, length(to_jsonb(v)::text) - 2)))) y(x));
+    keys := wm_erasure_keys(vals);
 
     SELECT array_agg(w.id) INTO eids FROM world_events w
     WHERE w.actor_entity_id = ANY(ids) OR w.target_entity_id = ANY(ids)
-       OR w.summary ~* pat OR w.payload::text ~* pat
-       OR w.expected_effect::text ~* pat OR w.intent ~* pat;
+       OR wm_erasure_hit(w.summary, pat, vals, keys) OR wm_erasure_hit(w.payload::text, pat, vals, keys)
+       OR wm_erasure_hit(w.expected_effect::text, pat, vals, keys) OR wm_erasure_hit(w.intent, pat, vals, keys);
     eids := coalesce(eids, ARRAY[]::uuid[]);
 
     -- the reason in the receipt may name what is erased: not after this
     FOREACH term IN ARRAY terms LOOP
         scrubbed := regexp_replace(scrubbed, regexp_replace(term, '([.^$|()\[\]{}*+?\\])', '\\\1', 'g'),
                                    '[erased]', 'gi');
+    END LOOP;
+    FOREACH term IN ARRAY vals LOOP
+        IF strpos(lower(scrubbed), term) > 0 THEN
+            scrubbed := regexp_replace(scrubbed, regexp_replace(term, '([.^$|()\[\]{}*+?\\])', '\\\1', 'g'),
+                                       '[erased]', 'gi');
+        END IF;
     END LOOP;
     -- the receipt first (the cuts name it); its counts and hash are filled in at the end
     SELECT t.id INTO tok FROM api_tokens t WHERE t.token_hash = p_token_hash;
@@ -111,15 +121,17 @@ BEGIN
     -- cuts: surviving rows whose link pointed into what goes
     INSERT INTO erasure_cuts (owner_sub, row_id, row_kind, link, erasure_id)
     SELECT me, f.id, 'fact', l.link, receipt FROM facts f
-    CROSS JOIN LATERAL (VALUES ('cause', f.caused_by_event_id = ANY(eids)), ('supersedes', f.supersedes_fact_id = ANY(fids)),
-                               ('superseded_by', f.superseded_by_fact_id = ANY(fids)),
-                               ('invalidated_by', f.invalidated_by_fact_id = ANY(fids))) l(link, hit)
-    WHERE l.hit AND NOT f.id = ANY(fids)
+    CROSS JOIN LATERAL (VALUES ('cause', f.caused_by_event_id), ('supersedes', f.supersedes_fact_id),
+                               ('superseded_by', f.superseded_by_fact_id),
+                               ('invalidated_by', f.invalidated_by_fact_id)) l(link, target)
+    WHERE l.target IN (SELECT unnest(fids) UNION ALL SELECT unnest(eids)) AND f.id NOT IN (SELECT unnest(fids))
     UNION ALL
     SELECT me, w.id, 'event', 'cause', receipt FROM world_events w
-    WHERE w.caused_by_event_id = ANY(eids) AND NOT w.id = ANY(eids);
-    UPDATE facts SET caused_by_event_id = NULL WHERE caused_by_event_id = ANY(eids) AND NOT id = ANY(fids);
-    UPDATE world_events SET caused_by_event_id = NULL WHERE caused_by_event_id = ANY(eids) AND NOT id = ANY(eids);
+    WHERE w.caused_by_event_id IN (SELECT unnest(eids)) AND w.id NOT IN (SELECT unnest(eids));
+    UPDATE facts SET caused_by_event_id = NULL
+    WHERE caused_by_event_id IN (SELECT unnest(eids)) AND id NOT IN (SELECT unnest(fids));
+    UPDATE world_events SET caused_by_event_id = NULL
+    WHERE caused_by_event_id IN (SELECT unnest(eids)) AND id NOT IN (SELECT unnest(eids));
 
     -- the graph mirror: edges touching an erased vertex or mirroring an erased row, then the vertices
     SELECT array_agg(v.id) INTO vids FROM worldgraph._ag_label_vertex v
@@ -139,10 +151,10 @@ BEGIN
     c := c || n_json_edges;
 
     DELETE FROM suppression_markers s
-    WHERE s.subject_id = ANY(ids) OR s.scope_entity_id = ANY(ids) OR s.fact_id = ANY(fids);
+    WHERE s.subject_id = ANY(ids) OR s.scope_entity_id = ANY(ids) OR s.fact_id IN (SELECT unnest(fids));
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('suppression_markers', n);
     DELETE FROM entity_merge_moves m
-    WHERE m.old_id = ANY(ids) OR m.new_id = ANY(ids) OR m.old_id = ANY(fids) OR m.new_id = ANY(fids)
+    WHERE m.old_id = ANY(ids) OR m.new_id = ANY(ids) OR m.old_id IN (SELECT unnest(fids)) OR m.new_id IN (SELECT unnest(fids))
        OR m.merge_id IN (SELECT g.id FROM entity_merges g WHERE g.merged_id = ANY(ids) OR g.into_id = ANY(ids)
                          OR g.event_id = ANY(eids) OR g.split_event_id = ANY(eids));
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('entity_merge_moves', n);
@@ -152,34 +164,34 @@ BEGIN
     DELETE FROM merge_dismissals d WHERE d.low_id = ANY(ids) OR d.high_id = ANY(ids) OR d.event_id = ANY(eids);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('merge_dismissals', n);
     DELETE FROM contact_merge_suggestions s WHERE s.low_id = ANY(ids) OR s.high_id = ANY(ids)
-                                              OR s.detail ~* pat;
+                                              OR wm_erasure_hit(s.detail, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('contact_merge_suggestions', n);
-    DELETE FROM sync_entries s WHERE s.entity_id = ANY(ids) OR s.content::text ~* pat
-                                  OR s.external_id ~* pat;
+    DELETE FROM sync_entries s WHERE s.entity_id = ANY(ids) OR wm_erasure_hit(s.content::text, pat, vals, keys)
+                                  OR wm_erasure_hit(s.external_id, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('sync_entries', n);
     DELETE FROM memory_projections p
     WHERE p.entity_ids && ids OR p.source_key IN (SELECT unnest(fids)::text UNION ALL SELECT unnest(eids)::text)
        OR p.id IN (SELECT r.projection_id FROM retention_rollups r WHERE r.subject_id = ANY(ids)
                    OR (r.subject_id = root AND r.predicate = p_predicate))
-       OR p.text ~* pat;
+       OR wm_erasure_hit(p.text, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('memory_projections', n);
     DELETE FROM retention_rollups r WHERE r.subject_id = ANY(ids) OR (r.subject_id = root AND r.predicate = p_predicate)
-                                       OR r.stats::text ~* pat;
+                                       OR wm_erasure_hit(r.stats::text, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('retention_rollups', n);
-    DELETE FROM chat_turns t WHERE t.text ~* pat OR t.thinking ~* pat
-                                OR t.tool_calls::text ~* pat;
+    DELETE FROM chat_turns t WHERE wm_erasure_hit(t.text, pat, vals, keys) OR wm_erasure_hit(t.thinking, pat, vals, keys)
+                                OR wm_erasure_hit(t.tool_calls::text, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('chat_turns', n);
-    DELETE FROM curator_dropped_ops d WHERE d.op::text ~* pat
-                                         OR d.reason ~* pat;
+    DELETE FROM curator_dropped_ops d WHERE wm_erasure_hit(d.op::text, pat, vals, keys)
+                                         OR wm_erasure_hit(d.reason, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('curator_dropped_ops', n);
-    DELETE FROM vocabulary_proposals v WHERE v.example::text ~* pat;
+    DELETE FROM vocabulary_proposals v WHERE wm_erasure_hit(v.example::text, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('vocabulary_proposals', n);
-    DELETE FROM proposals p WHERE p.result::text ~* pat;
+    DELETE FROM proposals p WHERE wm_erasure_hit(p.result::text, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('proposals', n);
-    UPDATE curator_runs r SET error = '[erased]' WHERE r.error ~* pat;
+    UPDATE curator_runs r SET error = '[erased]' WHERE wm_erasure_hit(r.error, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('curator_runs_errors_blanked', n);
-    DELETE FROM observed_events o WHERE o.target_entity_id = ANY(ids) OR o.summary ~* pat
-                                     OR o.payload::text ~* pat;
+    DELETE FROM observed_events o WHERE o.target_entity_id = ANY(ids) OR wm_erasure_hit(o.summary, pat, vals, keys)
+                                     OR wm_erasure_hit(o.payload::text, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('observed_events', n);
     DELETE FROM facts f WHERE f.id = ANY(fids);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('facts', n);
@@ -189,7 +201,7 @@ BEGIN
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('entity_aliases', n);
     DELETE FROM entities e WHERE e.id = ANY(ids);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('entities', n);
-    UPDATE entities e SET description = NULL WHERE e.description ~* pat;
+    UPDATE entities e SET description = NULL WHERE wm_erasure_hit(e.description, pat, vals, keys);
     GET DIAGNOSTICS n = ROW_COUNT; c := c || jsonb_build_object('entity_descriptions_cleared', n);
 
     UPDATE erasures SET counts = c,
