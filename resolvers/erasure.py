@@ -14,6 +14,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graph.erasure.erase import Cut, Receipt, erase, receipts
+from graph.erasure.owner import delete_own
 from graph.errors import Forbidden
 from graph.ledger.tokens import hash_token
 from resolvers.context import bearer_token, blocking, database, principal
@@ -83,6 +84,14 @@ class ErasureMutation:
                                      "UNKNOWN_REF, NOTHING_TO_ERASE, ALREADY_ERASED")
     async def erase_facts(self, info: Info[Any, Any], ref: str, predicate: str, reason: str = "") -> ErasureReceipt:
         return await _erase(info, ref, reason, predicate)
+
+
+    @strawberry.mutation(description="Delete this owner entirely, tokens included, in one step (owner tokens "
+                                     "only; `confirm` repeats the owner's name). Returns the receipt's id; the "
+                                     "receipt (counts, a hash, no content) is kept for the administrator")
+    async def delete_owner(self, info: Info[Any, Any], confirm: str) -> strawberry.ID:
+        who = principal(info)
+        return strawberry.ID(str(await blocking(delete_own, database(info), who, confirm)))
 
 
 @strawberry.type

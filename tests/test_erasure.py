@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from curator.turns import TurnIn, record_turn
+from graph.age.doctor import check
 from graph.erasure.erase import erase, receipts
 from graph.finder.reconciler import reconcile_owner
 from graph.ledger.committer import commit_proposal
@@ -77,7 +78,7 @@ def world(db: Database, owner: str, mark: str) -> dict[str, str]:
 
 def test_erasure_leaves_no_trace(client: TestClient, make_token: MakeToken,  # noqa: F811
                                  db: Database, owner: str, admin_conn: psycopg.Connection[Any],
-                                 caplog: pytest.LogCaptureFixture) -> None:
+                                 caplog: pytest.LogCaptureFixture, test_db_url: str) -> None:
     caplog.set_level(logging.DEBUG)
     mark = "q" + uuid.uuid4().hex[:10]
     w = world(db, owner, mark)
@@ -119,6 +120,8 @@ def test_erasure_leaves_no_trace(client: TestClient, make_token: MakeToken,  # n
     [erased] = body["data"]["explainChange"]["erased"]
     assert (erased["link"], erased["erasureId"]) == ("cause", receipt["id"]), erased
     assert "erased at the owner's request" in erased["message"] and body["data"]["explainChange"]["causes"] == []
+    report = check(test_db_url)  # the graph mirror still equals the ledger
+    assert report.ok, report.problems
 
 
 def test_reads_of_an_erased_ref_say_when(client: TestClient, make_token: MakeToken,  # noqa: F811
