@@ -38,6 +38,7 @@ CREATE INDEX erasures_owner_time ON erasures (owner_sub, erased_at DESC);
 ALTER TABLE erasures ENABLE ROW LEVEL SECURITY;
 ALTER TABLE erasures FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_only ON erasures USING (owner_sub = wm_owner()) WITH CHECK (owner_sub = wm_owner());
+ALTER TABLE erasures ALTER COLUMN owner_sub SET STATISTICS 0;  -- see 0036
 GRANT SELECT ON erasures TO worldmem_app;  -- written only by wm_erase
 
 -- Surviving rows that lost a link to an erased row (a cause, a predecessor): explainChange says that its
@@ -53,6 +54,7 @@ CREATE TABLE erasure_cuts (
 ALTER TABLE erasure_cuts ENABLE ROW LEVEL SECURITY;
 ALTER TABLE erasure_cuts FORCE ROW LEVEL SECURITY;
 CREATE POLICY owner_only ON erasure_cuts USING (owner_sub = wm_owner()) WITH CHECK (owner_sub = wm_owner());
+ALTER TABLE erasure_cuts ALTER COLUMN owner_sub SET STATISTICS 0;
 GRANT SELECT ON erasure_cuts TO worldmem_app;
 
 -- The digest a ref is remembered by.
