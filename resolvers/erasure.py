@@ -17,6 +17,7 @@ from graph.erasure.erase import Cut, Receipt, erase, receipts
 from graph.erasure.owner import delete_own
 from graph.errors import Forbidden
 from graph.ledger.tokens import hash_token
+from resolvers import document_cache
 from resolvers.context import bearer_token, blocking, database, principal
 
 
@@ -67,6 +68,7 @@ async def _erase(info: Info[Any, Any], ref: str, reason: str, predicate: str | N
                         code="OWNER_ONLY")
     done = await blocking(erase, database(info), who, ref, reason=reason, predicate=predicate,
                           token_hash=_token_hash(info))
+    document_cache.forget_all()  # remembered GraphQL documents may spell the erased ref out
     return ErasureReceipt.from_model(done)
 
 

@@ -29,6 +29,7 @@ from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
+from resolvers import document_cache
 from tests.erasure_scan import scan
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
@@ -43,6 +44,11 @@ KNOWN = ("query($ref: String!) { stateAsKnownAt(ref: $ref, systemTime: \"2026-06
          "{ facts { predicate } } }")
 EXPLAIN = "query($id: ID!) { explainChange(factId: $id) { causes { id } erased { link message erasureId } } }"
 GET = "query($ref: String!) { getEntity(ref: $ref) { entity { ref } message } }"
+
+
+def remembered_documents() -> str:
+    """The texts of the GraphQL documents the process remembers (resolvers.document_cache)."""
+    return " ".join(str(list(c._parsed)) for c in document_cache._BY_SCHEMA.values())
 
 
 def commit(db: Database, owner: str, run: str, *ops: Any) -> None:
@@ -87,6 +93,9 @@ def test_erasure_leaves_no_trace(client: TestClient, make_token: MakeToken,  # n
     assert any(p.startswith("worldgraph.") for p in before.found), before.found  # the AGE mirror has them too
     assert "public.chat_turns.text" in before.found and "public.memory_projections.text" in before.found
     token = make_token()
+    inline = '{ stateAt(ref: "' + w["ref"] + '") { facts { predicate } } }'  # a document spelling the ref out
+    assert "errors" not in gql(client, token, inline)
+    assert mark in remembered_documents()
 
     body = gql(client, token, ERASE, {"ref": w["ref"], "reason": f"please forget {mark}Zyx"})
     assert "errors" not in body, body
@@ -104,7 +113,7 @@ def test_erasure_leaves_no_trace(client: TestClient, make_token: MakeToken,  # n
           f"tables (AGE labels: {', '.join(after.labels)}), the log ({len(caplog.records)} records) and /metrics: "
           f"found {sum(after.found.values())}")
     assert after.found == {}
-    assert mark not in caplog.text.lower() and mark not in metrics.lower()
+    assert mark not in caplog.text.lower() and mark not in metrics.lower() and mark not in remembered_documents()
     assert set(after.labels) >= {"worldgraph.Entity", "worldgraph.REL", "worldgraph.Event", "worldgraph.CAUSED"}
 
     # the neighbour is untouched but for what named the erased entity
