@@ -74,6 +74,10 @@ def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed)
                 since = result.recorded_at - timedelta(microseconds=1)
                 report.notices = [n.text for n in correction_notices(db, batch.owner, batch.chat_id, since)]
             return report
+        if any(r.code == "ERASED_REF" for r in result.rejected):
+            # the owner erased an entity this batch names while it was being analysed: nothing of it is
+            # written, not even as a dropped operation (which would keep the erased words)
+            return report.model_copy(update={"status": "stale", "error": "names an entity erased meanwhile"})
         rejected = {r.op_index: r for r in result.rejected}
         dropped += [Dropped(op_index=indexes[i], op=ops[i], code=r.code, reason=r.message) for i, r in rejected.items()]
         ops = [op for i, op in enumerate(ops) if i not in rejected]

@@ -113,6 +113,11 @@ class ErrorCode(StrEnum):
     # retention (graph/retention): observations
     NOT_WINDOWED = "NOT_WINDOWED"
     BEHIND_RETENTION_EDGE = "BEHIND_RETENTION_EDGE"
+    # erasure (graph/erasure)
+    ERASED = "ERASED"
+    ALREADY_ERASED = "ALREADY_ERASED"
+    ERASED_REF = "ERASED_REF"
+    NOTHING_TO_ERASE = "NOTHING_TO_ERASE"
     # the Cypher console
     CONSOLE_ERROR = "CONSOLE_ERROR"
     CONSOLE_SYNTAX = "CONSOLE_SYNTAX"
@@ -210,6 +215,10 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.NOT_WINDOWED: (_I, "The event type is not windowed: record it with recordEvent (permanent)."),
     ErrorCode.BEHIND_RETENTION_EDGE: (_S, "The time lies before the owner's retention edge, where only rollups "
                                           "are kept."),
+    ErrorCode.ERASED: (_S, "The ref was erased at the owner's request; the message says when (de/en)."),
+    ErrorCode.ALREADY_ERASED: (_S, "This was erased before; the message names the receipt."),
+    ErrorCode.ERASED_REF: (_S, "A write names a ref that was erased at the owner's request: it is not created again."),
+    ErrorCode.NOTHING_TO_ERASE: (_I, "The entity has no rows of this predicate to erase."),
     ErrorCode.CONSOLE_ERROR: (_I, "The console refused the query."),
     ErrorCode.CONSOLE_SYNTAX: (_I, "The console query is malformed."),
     ErrorCode.CONSOLE_FORBIDDEN: (_I, "The console query uses something not allowed."),

@@ -95,6 +95,14 @@ def for_schema(schema: object) -> DocumentCache:
     return cache
 
 
+def forget_all() -> None:
+    """Drop every remembered document of every schema: a document's text may name what an erasure took."""
+    for cache in list(_BY_SCHEMA.values()):
+        cache._parsed.clear()
+        cache._valid.clear()
+        cache._plans.clear()
+
+
 def few_values(variables: dict[str, Any] | None, limit: int = FEW_VALUES) -> bool:
     """True when `variables` hold at most `limit` values in all (checked inline, on the event loop)."""
     stack: list[Any] = [variables]

@@ -13,6 +13,7 @@ from strawberry.scalars import JSON
 
 from graph.reads import causality as c
 from graph.reads import traversal as t
+from resolvers.erasure import ErasureCut
 from resolvers.ledger_types import Fact, RetentionNotice
 
 
@@ -146,6 +147,7 @@ class ChangeExplanation:
     hypothesis: bool = strawberry.field(description="True when a link of the chain is only inferred")
     retention: RetentionNotice | None = strawberry.field(description="Set when the supersedes chain ends where "
                                                                      "retention pruned older rows of the series")
+    erased: list[ErasureCut] = strawberry.field(description="Where the chain was cut by an erasure (de/en message)")
 
     @classmethod
     def from_model(cls, x: c.Explanation | None) -> ChangeExplanation | None:
@@ -157,4 +159,5 @@ class ChangeExplanation:
                    causes=[CausalEvent.from_model(e) for e in x.causes],
                    root=CausalEvent.from_model(x.root) if x.root else None,
                    intent=CausalEvent.from_model(x.intent) if x.intent else None, hypothesis=x.hypothesis,
-                   retention=RetentionNotice.from_model(x.retention))
+                   retention=RetentionNotice.from_model(x.retention),
+                   erased=[ErasureCut.from_model(e) for e in x.erased])

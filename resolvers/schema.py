@@ -36,6 +36,7 @@ from resolvers.console import ConsoleQuery
 from resolvers.curator import CuratorMutation, CuratorQuery
 from resolvers.curator_records import CuratorRecordQuery
 from resolvers.domains import DomainsMutation, DomainsQuery
+from resolvers.erasure import ErasureMutation, ErasureQuery
 from resolvers.error_types import ErrorCode
 from resolvers.errors import format_errors
 from resolvers.explorer import ExplorerQuery
@@ -51,9 +52,11 @@ from resolvers.scalars import SCALAR_MAP
 from resolvers.sync import SyncMutation
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
-                                  GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery, DomainsQuery)
+                                  GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery, DomainsQuery,
+                                  ErasureQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
-                                     SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation)
+                                     SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation,
+                                     ErasureMutation)
 
 
 class WorldmemSchema(strawberry.Schema):

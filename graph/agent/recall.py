@@ -19,6 +19,7 @@ import psycopg
 from graph.agent import scopes
 from graph.agent.render import About, EntityMatch, Statement, day
 from graph.agent.search import EXACT, find, now, statement
+from graph.erasure import erase
 from graph.platform.db import Database
 from graph.reads import temporal
 from graph.reads.temporal import Question
@@ -42,7 +43,8 @@ def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool, q: Question 
         about.candidates = found.matches
         about.message = f'No entity is named "{found.query}". Did you mean:'
     else:
-        about.message = found.message
+        erased = erase.erased_error(conn, name)  # an erased ref says when it was erased, not "no entity"
+        about.message = erased.message if erased else found.message
     return about
 
 

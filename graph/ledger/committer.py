@@ -104,6 +104,9 @@ def _unhashed(proposal: MemoryMutationProposal) -> dict[str, Any]:
             **({"operations": unset} if unset else {})}
 
 
+ERASED_REF_STATE = "WE003"
+
+
 def payload_hash(proposal: MemoryMutationProposal) -> str:
     """SHA-256 of canonical JSON (sorted keys, no spaces): a retry with reordered keys is the same proposal."""
     body = json.dumps(proposal.model_dump(mode="json", exclude=_unhashed(proposal)), sort_keys=True,
@@ -142,6 +145,13 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
             raise
         # a write whose result nobody fetched (a successor, an alias) reports its refusal at COMMIT
         raise _internal(f"constraint {type(exc).__name__}", 0, exc) from exc
+    except psycopg.DatabaseError as exc:
+        # a proposal made before an erasure (a curator run in flight) names an erased ref: the database refused
+        # to create it again (the wm_erasure_entity_guard trigger); nothing of the proposal was written
+        if exc.sqlstate != ERASED_REF_STATE:
+            raise
+        return CommitResult(rejected=[Rejected(op_index=-1, code="ERASED_REF", message=(
+            "the proposal names an entity that was erased at the owner's request; nothing was written"))])
 
 
 def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal, digest: str,

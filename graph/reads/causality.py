@@ -17,6 +17,7 @@ from uuid import UUID
 import psycopg
 from pydantic import BaseModel, Field
 
+from graph.erasure import erase
 from graph.errors import BadInput
 from graph.ledger import entities
 from graph.ledger.proposal import RecordEvent
@@ -125,6 +126,7 @@ class Explanation(BaseModel):
     hypothesis: bool = Field(description="True when a link of the chain is only inferred")
     retention: RetentionNotice | None = Field(default=None, description="Set when the supersedes chain ends "
                                                                         "where retention pruned older rows")
+    erased: list[erase.Cut] = Field(default_factory=list, description="Where the chain was cut by an erasure")
 
 
 def _event(row: dict[str, Any], depth: int) -> CausalEvent:
@@ -247,6 +249,7 @@ def explain_change(db: Database, owner: str, *, fact_id: UUID | None = None, ref
         older = [r for r in chain if r["relation"] == "supersedes"]
         cut = (older[-1] if older else row)["supersedes_fact_id"] is None  # pruning sets the link to NULL
         retention = notice.for_series(conn, row["subject_id"], row["predicate"], "chain") if cut else None
+        erased = erase.cuts(conn, [row["id"], *(r["id"] for r in chain), *(UUID(i) for i in depths)])
     roots = [e for e in causes if e.caused_by_event_id is None or str(e.caused_by_event_id) not in depths]
     return Explanation(
         subject_ref=row["subject_ref"], fact=FactView.from_row(row),
@@ -254,7 +257,7 @@ def explain_change(db: Database, owner: str, *, fact_id: UUID | None = None, ref
         superseded_by=[FactView.from_row(r) for r in chain if r["relation"] == "superseded_by"],
         causes=causes, root=roots[-1] if roots else None,
         intent=next((e for e in causes if e.intent), None),
-        hypothesis=any(e.causation_kind == "inferred" for e in causes), retention=retention,
+        hypothesis=any(e.causation_kind == "inferred" for e in causes), retention=retention, erased=erased,
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import psycopg
 
 from graph.agent.search import find
+from graph.erasure import erase
 from graph.errors import NotFound
 from graph.ledger import entities
 from graph.platform.db import Database
@@ -30,6 +31,9 @@ def close(word: str, candidates: list[str]) -> list[str]:
 
 
 def unknown_ref(conn: psycopg.Connection[Any], ref: str) -> NotFound:
+    erased = erase.erased_error(conn, ref)  # an erased ref says when, never a neighbour's name
+    if erased is not None:
+        return erased
     refs = [m.ref for m in find(conn, ref).matches]
     if ":" in ref:  # a ref-shaped typo: also compare with the refs found for its slug
         refs += [m.ref for m in find(conn, ref.split(":", 1)[1]).matches]
@@ -60,7 +64,7 @@ def explain_empty_history(db: Database, owner: str, ref: str, predicate: str) ->
     with db.owner_tx(owner, read_only=True) as conn:
         if entities.resolve(conn, ref) is None:
             return unknown_ref(conn, ref)
-        return unknown_predicate(conn, predicate)
+        return erase.erased_error(conn, ref, predicate) or unknown_predicate(conn, predicate)
 
 
 def explain_empty_run(db: Database, owner: str, run_id: str) -> NotFound | None:

@@ -1,0 +1,1 @@
+"""Erasure at the owner's request: hard purge, receipts, tombstones (docs/erasure.md)."""
