@@ -72,7 +72,7 @@ def world(db: Database, owner: str, mark: str) -> dict[str, str]:
            RecordEvent(event_type="state_change", occurred_at=T0, target=ref, summary=f"{mark}Qorvath moved",
                        external_ref="ev-about", payload={"who": f"{mark}Zyx"}))
     commit(db, owner, "w2",  # a rename keeps the former name and description (getEntity at a system time)
-           UpsertEntity(ref=ref, kind="pet", canonical_name=f"{mark}Qorvath II", description=f"the {mark} cat, renamed"),
+           UpsertEntity(ref=ref, kind="pet", canonical_name=f"{mark}Qorvath II", description=f"the {mark} cat, 2"),
            RecordEvent(event_type="follow_up_run", occurred_at=T0, actor=keep, caused_by="ev-about",
                        summary="a follow-up", external_ref="ev-after"),
            AssertFact(subject=keep, predicate="prefers", value="coffee", valid_from=T0, caused_by_event="ev-about"))
