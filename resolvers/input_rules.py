@@ -33,7 +33,10 @@ from graphql import (
     StringValueNode,
     ValidationContext,
     ValidationRule,
+    Visitor,
+    visit,
 )
+from graphql.language import BREAK
 from strawberry.extensions.max_aliases import count_fields_with_alias
 
 from resolvers.request_body import JSON_TOO_DEEP, MAX_DIGITS, MAX_JSON_DEPTH, NUMBER_TOO_LONG
@@ -42,6 +45,7 @@ TOO_MANY_ALIASES = "TOO_MANY_ALIASES"
 QUERY_TOO_LARGE = "QUERY_TOO_LARGE"
 BAD_INPUT = "BAD_INPUT"
 MAX_WIDTH = 100
+MAX_LITERAL_ERRORS = 100
 
 
 def has_lone_surrogate(text: str) -> bool:
@@ -65,29 +69,45 @@ def _value_depth(node: Any) -> int:
     return deepest
 
 
-class InputRule(ValidationRule):
+class _Literals(Visitor):
+    """The literal checks above, over the document alone (no schema): they run before GraphQL's own rules."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.errors: list[GraphQLError] = []
+
+    def leave(self, *_: Any) -> Any:
+        return BREAK if len(self.errors) >= MAX_LITERAL_ERRORS else None  # as GraphQL's validation stops
+
     def enter_int_value(self, node: IntValueNode, *_: Any) -> None:
         if len(node.value.lstrip("-")) > MAX_DIGITS:
-            self.report_error(GraphQLError(f"an integer has more than {MAX_DIGITS} digits", node,
-                                           extensions={"code": NUMBER_TOO_LONG}))
+            self.errors.append(GraphQLError(f"an integer has more than {MAX_DIGITS} digits", node,
+                                            extensions={"code": NUMBER_TOO_LONG}))
 
     def enter_float_value(self, node: FloatValueNode, *_: Any) -> None:
         if len(node.value) > MAX_DIGITS * 4:
-            self.report_error(GraphQLError("a number is too long", node, extensions={"code": NUMBER_TOO_LONG}))
+            self.errors.append(GraphQLError("a number is too long", node, extensions={"code": NUMBER_TOO_LONG}))
 
     def enter_string_value(self, node: StringValueNode, *_: Any) -> None:
         if has_lone_surrogate(node.value):
-            self.report_error(GraphQLError("a string holds a lone surrogate (not valid Unicode text)", node,
-                                           extensions={"code": BAD_INPUT}))
+            self.errors.append(GraphQLError("a string holds a lone surrogate (not valid Unicode text)", node,
+                                            extensions={"code": BAD_INPUT}))
 
     def enter_object_value(self, node: ObjectValueNode, _key: Any, parent: Any, *_: Any) -> Any:
         if isinstance(parent, ObjectValueNode | ListValueNode):
             return None  # only measure from the outermost literal
         if _value_depth(node) > MAX_JSON_DEPTH:
-            self.report_error(GraphQLError(f"a literal nests deeper than {MAX_JSON_DEPTH}", node,
-                                           extensions={"code": JSON_TOO_DEEP}))
+            self.errors.append(GraphQLError(f"a literal nests deeper than {MAX_JSON_DEPTH}", node,
+                                            extensions={"code": JSON_TOO_DEEP}))
             return False  # do not walk into it
         return None
+
+
+def literal_errors(document: DocumentNode) -> list[GraphQLError]:
+    """Typed errors for the document's literals that GraphQL's own rules would choke on, in document order."""
+    literals = _Literals()
+    visit(document, literals)
+    return literals.errors
 
 
 def check_variables(variables: dict[str, Any] | None) -> GraphQLError | None:
