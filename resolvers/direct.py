@@ -3,13 +3,14 @@
 
 For these requests FastAPI's routing (dependency solving, a Request and a Response per request, its
 middleware's wrappers around `send`) and Strawberry's view (content negotiation, parsing the body a second
-time) cost more CPU than the GraphQL operation of a point read: `{ __typename }` took 0.49 ms of server CPU
-per request through them and 0.18 ms here (in process, the same machine, one run; docs/benchmarks.md). What
-stays the same, because it is the same code: the body limit, the body guard (resolvers.request_guard), the
-context with its token check (resolvers.context.context_getter, the same instance and token cache as the
-router's), `schema.execute` with all the schema's extensions (token required, operation guard, limits, soft
-errors, error formatting), and Strawberry's `process_result` for the answer. What the router answers
-instead: GET (GraphiQL, queries in the URL), WebSockets (subscriptions), streaming and multipart requests.
+time) cost more CPU than the GraphQL operation of a point read: `{ __typename }` over HTTP took p50 0.67 ms
+and 0.62 ms of server CPU through them, 0.38 ms and 0.33 ms here (interleaved in one run, docs/benchmarks.md,
+"The GraphQL request path"). What stays the same, because it is the same code: the body limit, the body
+guard (resolvers.request_guard), the context with its token check (resolvers.context.context_getter, the
+same instance and token cache as the router's), `schema.execute` with all the schema's extensions (token
+required, operation guard, limits, soft errors, error formatting), and Strawberry's `process_result` for
+the answer. What the router answers instead: GET (GraphiQL, queries in the URL), WebSockets
+(subscriptions), streaming and multipart requests.
 """
 
 from __future__ import annotations
