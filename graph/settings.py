@@ -133,21 +133,10 @@ class Settings(BaseSettings):
     token_cache_s: float = Field(
         default=2.0, ge=0, le=60, description="A verified token is trusted this long without asking the "
         "database again (0: every request asks), so a revoked token is refused at most this much later.")
-    loop_read_spin_us: int = Field(
-        default=1000, ge=0, le=100_000, description="A point read sent on the event loop (its request alone in "
-        "flight) polls its socket without sleeping this long before the loop waits for it (0: never; "
-        "graph/platform/db_async.py).")
-    loop_idle_spin_us: int = Field(
-        default=1000, ge=0, le=100_000, description="`worldmem serve`: once no request is in flight, the event "
-        "loop polls without sleeping this long before it waits for the next one (0: never; resolvers/idle_spin.py).")
     workers: int = Field(default=1, ge=1, le=64, description="Server processes of `worldmem serve` "
                          "(each with its own pool of pool_max_size connections); 2 on a 2-core machine.")
     access_log: bool = Field(
         default=True, description="One line per request on stdout, uvicorn's format (resolvers/access_log.py).")
-    gc_gen0: int = Field(
-        default=20_000, ge=0, le=1_000_000, description="`worldmem serve`: once the app is built, its objects are "
-        "frozen out of the garbage collector and a collection starts after this many new objects (Python's "
-        "700 ran one every 4-5 requests); 0 leaves Python's defaults.")
 
     @field_validator("db_name")
     @classmethod

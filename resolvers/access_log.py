@@ -19,13 +19,10 @@ import collections
 import http
 import sys
 import threading
-from typing import TYPE_CHECKING, TextIO, cast
+import urllib.parse
+from typing import TextIO
 
 from starlette.types import Message, Scope, Send
-from uvicorn.protocols.utils import get_client_addr, get_path_with_query_string
-
-if TYPE_CHECKING:
-    from uvicorn._types import HTTPScope
 
 
 def line(scope: Scope, status: int) -> str:
@@ -34,9 +31,13 @@ def line(scope: Scope, status: int) -> str:
         phrase = http.HTTPStatus(status).phrase
     except ValueError:
         phrase = ""
-    http_scope = cast("HTTPScope", scope)
-    request = f'{scope["method"]} {get_path_with_query_string(http_scope)} HTTP/{scope["http_version"]}'
-    return f'INFO:     {get_client_addr(http_scope)} - "{request}" {status} {phrase}'
+    target = urllib.parse.quote(scope["path"])
+    if scope.get("query_string"):
+        target = f'{target}?{scope["query_string"].decode("ascii")}'
+    client = scope.get("client")
+    address = f"{client[0]}:{int(client[1])}" if client else ""
+    request = f'{scope["method"]} {target} HTTP/{scope["http_version"]}'
+    return f'INFO:     {address} - "{request}" {status} {phrase}'
 
 
 class AccessLog:

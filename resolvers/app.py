@@ -32,9 +32,8 @@ from resolvers.admission import OwnerAdmission, admission_key
 from resolvers.context import context_getter
 from resolvers.direct import DirectGraphQL, takes
 from resolvers.graphiql import OfflineLiveRouter, mount_graphiql
-from resolvers.idle_spin import IdleSpin
 from resolvers.metrics_access import refusal
-from resolvers.request_guard import RequestGuard
+from resolvers.request_guard import PostGuard, RequestGuard
 from resolvers.responses import error_body, respond
 from resolvers.schema import schema
 from resolvers.sync_body import integration_allowance
@@ -75,7 +74,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 stack.callback(finder.stop)
             app.state.finder = finder
             # point reads on this loop (resolvers.pinned)
-            database.loop_reads = await stack.enter_async_context(LoopReads(database, settings.loop_read_spin_us))
+            database.loop_reads = await stack.enter_async_context(LoopReads(database))
             stack.callback(setattr, database, "loop_reads", None)
             if turn_listener is not None:
                 yield
@@ -100,8 +99,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     allowance = integration_allowance(database, settings)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_bytes,  # outermost: before any read
                        allowance=allowance)
-    # POST /graphql: the same limit and guard, then resolvers.direct, the full stack only when it declines
-    app.direct = BodyLimit(RequestGuard(app.full, settings.body_timeout_s, DirectGraphQL(app, schema, get_context)),
+    # POST /graphql with JSON: the same limit and body checks, then resolvers.direct
+    app.direct = BodyLimit(PostGuard(DirectGraphQL(app, schema, get_context), settings.body_timeout_s),
                            max_bytes=settings.max_request_bytes, allowance=allowance)
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
@@ -112,26 +111,16 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
 
 class WorldmemApp(FastAPI):
-    """FastAPI, with `direct` answering what resolvers.direct takes before the framework's middleware, and
-    `access` noting every HTTP response for the access log (resolvers.access_log) when set."""
+    """FastAPI, with `direct` answering what resolvers.direct takes (a JSON POST to /graphql) and the
+    framework everything else, and `access` noting every HTTP response for the access log
+    (resolvers.access_log) when set."""
 
     direct: ASGIApp | None = None
     access: AccessLog | None = None
-    idle: IdleSpin | None = None
     admission: OwnerAdmission | None = None  # each owner's share of the requests in progress
     tokens: TokenCache | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.idle is None or scope["type"] != "http":
-            await self._answer(scope, receive, send)
-            return
-        self.idle.begin()
-        try:
-            await self._answer(scope, receive, send)
-        finally:
-            self.idle.end()
-
-    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         admission, tokens = self.admission, self.tokens
         key = None
         if admission is not None and tokens is not None and not admission.unbounded and scope["type"] == "http":
@@ -149,10 +138,6 @@ class WorldmemApp(FastAPI):
             await self.direct(scope, receive, send)
         else:
             await super().__call__(scope, receive, send)
-
-    async def full(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The whole stack (middleware, router, Strawberry's view), for what the direct path declines."""
-        await super().__call__(scope, receive, send)
 
 
 def _metrics(metrics_token: str | None) -> Callable[[Request], Response]:

@@ -1,27 +1,24 @@
 """Parsed and validated GraphQL documents, remembered by their text, per schema.
 
 Clients send the same few documents again and again (an agent's tools, the explorer, GraphiQL), with only
-the variables changing. Validating `{ __typename }` against our schema was a third of the server's CPU
-time for that request (bench/README.md, "GraphQL floor"), and each parse or validation also cost a hop to
-a worker thread. So a document that parsed, and one that passed validation under the same limits, is
+the variables changing, and validating even `{ __typename }` against our schema costs more CPU than
+answering it. So a document that parsed, and one that passed validation under the same limits, is
 remembered (least recently used first out):
 
 - only documents that succeeded (a refused one is parsed and validated again, and its error is built anew
   for each request, so no error object is ever shared between requests);
 - only documents of at most MAX_CHARS characters, so the lookup (hashing the text) stays cheap on the event
-  loop, and larger ones still go to a worker thread as before;
+  loop;
 - validity is remembered together with the limits it was checked under (tokens, aliases): a process with
   other limits asks again. Everything else validation depends on is the schema, which keys the cache.
 
-A remembered document is shared by concurrent requests: graphql-core never mutates a DocumentNode. So is
-its compiled plan (resolvers.compiled), made once per document text from the parsed document.
+A remembered document is shared by concurrent requests: graphql-core never mutates a DocumentNode.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 from graphql import DocumentNode
@@ -38,7 +35,6 @@ class DocumentCache:
         self.max_documents = max_documents
         self._parsed: OrderedDict[tuple[str, int], DocumentNode] = OrderedDict()
         self._valid: OrderedDict[tuple[str, int, int], None] = OrderedDict()
-        self._plans: OrderedDict[str, Any] = OrderedDict()  # resolvers.compiled: a Plan, or None (not compilable)
 
     def parsed(self, query: str, max_tokens: int) -> DocumentNode | None:
         if len(query) > MAX_CHARS:
@@ -66,17 +62,9 @@ class DocumentCache:
             self._valid[(query, max_tokens, max_aliases)] = None
             _trim(self._valid, self.max_documents)
 
-    def plan(self, query: str, compile_document: Callable[[DocumentNode], Any], max_tokens: int) -> Any:
-        """The compiled plan of a parsed document (resolvers.compiled), made once; None when it has none."""
-        if query in self._plans:
-            self._plans.move_to_end(query)
-            return self._plans[query]
-        document = self.parsed(query, max_tokens)
-        if document is None:
-            return None
-        plan = self._plans[query] = compile_document(document)
-        _trim(self._plans, self.max_documents)
-        return plan
+    def clear(self) -> None:
+        self._parsed.clear()
+        self._valid.clear()
 
 
 def _trim(entries: OrderedDict[Any, Any], limit: int) -> None:
@@ -98,9 +86,7 @@ def for_schema(schema: object) -> DocumentCache:
 def forget_all() -> None:
     """Drop every remembered document of every schema: a document's text may name what an erasure took."""
     for cache in list(_BY_SCHEMA.values()):
-        cache._parsed.clear()
-        cache._valid.clear()
-        cache._plans.clear()
+        cache.clear()
 
 
 def few_values(variables: dict[str, Any] | None, limit: int = FEW_VALUES) -> bool:

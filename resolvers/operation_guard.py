@@ -1,17 +1,23 @@
-"""The token, bounded off-the-loop parsing and validation, the per-request budget and the soft errors, as one
-schema extension (each extension Strawberry builds and hooks per request costs CPU on every request).
+"""The token, bounded off-the-loop parsing, validation with our limits, the per-request budget and the soft
+errors, as one schema extension (each extension Strawberry builds and hooks per request costs CPU on every
+request).
 
 - An operation without a valid token is refused before it is parsed (resolvers.context.require_token).
-
 - Parsing stops after `max_tokens` tokens (QUERY_TOO_LARGE): a 1 MB document of 40,000 fields used to
   spend ~6 s in parsing and validation on the event loop while every other owner's request waited.
-- Parsing and validation run in a worker thread through resolvers.fairness.offload, so what remains of
-  that work is shared fairly and never blocks the event loop; a document that parsed or validated before
-  is taken from resolvers.document_cache instead (then only small variables are checked on the loop).
+  Parsing runs in a worker thread through resolvers.fairness.offload, so it is shared fairly; a document
+  that parsed or validated before is taken from resolvers.document_cache instead (then only small
+  variables are checked on the loop).
 - A document with several operations needs `operationName` (OPERATION_NAME_REQUIRED): GraphQL would
-  otherwise run whichever it took to be meant.
-- Validation adds the depth and complexity limits of resolvers.limits (QUERY_TOO_DEEP, QUERY_TOO_COMPLEX), a limit
-  on aliases (TOO_MANY_ALIASES) and the input checks of resolvers.input_rules.
+  otherwise run whichever it took to be meant. The name the client sent is what resolvers.schema
+  records for the operation (`provided_operation_name`).
+- Before GraphQL's own rules, the checks that need no schema and keep those rules from choking or
+  spending seconds: the variables, the widest selection, repeated fields and the literals
+  (resolvers.input_rules). Then Strawberry validates, on the event loop, with its rules plus the depth and
+  complexity limits of resolvers.limits (QUERY_TOO_DEEP, QUERY_TOO_COMPLEX) and the alias limit
+  (TOO_MANY_ALIASES), given to it through `validation_rules`: Strawberry offers no public handle on the
+  graphql-core schema to validate with in a worker thread. The most expensive documents found that pass
+  the first checks validate in 20-65 ms.
 - The operation runs within the owner's database share and time budget (resolvers.fairness), and stored
   times that readers had to clamp (graph.platform.safe_times) are reported as one typed error; the errors
   resolvers reported beside their data are added to the result (resolvers.context.add_soft_errors).
@@ -21,21 +27,27 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AbstractContextManager, nullcontext
+from contextvars import ContextVar
 from typing import Any
 
-from graphql import ASTValidationRule, DocumentNode, GraphQLError, GraphQLSchema, OperationDefinitionNode, parse
+from graphql import ASTValidationRule, DocumentNode, GraphQLError, OperationDefinitionNode, get_operation_ast, parse
+from graphql import OperationType as NodeOperation
 from strawberry.extensions import SchemaExtension
-from strawberry.schema.schema import validate_document
+from strawberry.types.execution import PreExecutionError
+from strawberry.types.graphql import OperationType
 
+from graph.error_codes import ErrorCode
 from graph.platform import safe_times
 from graph.settings import Settings
 from resolvers.context import Context, add_soft_errors, require_token
 from resolvers.document_cache import few_values, for_schema
 from resolvers.fairness import offload
-from resolvers.input_rules import QUERY_TOO_LARGE, InputRule, alias_limit, check_variables, width_error
+from resolvers.input_rules import QUERY_TOO_LARGE, alias_limit, check_variables, literal_errors, width_error
 from resolvers.limits import MAX_DEPTH, QUERY_TOO_DEEP, limits_rule
 
 OPERATION_NAME_REQUIRED = "OPERATION_NAME_REQUIRED"
+SUBSCRIPTION_MESSAGE = ("a subscription runs over a WebSocket at /graphql (protocol graphql-transport-ws, "
+                        "the token in connection_init), not over {method}")
 
 
 def parse_bounded(query: str, max_tokens: int) -> DocumentNode:
@@ -60,21 +72,17 @@ def operation_name_required(document: DocumentNode, operation_name: str | None) 
     return None
 
 
-def prepare(query: str, max_tokens: int, provided_name: str | None) -> DocumentNode:
-    document = parse_bounded(query, max_tokens)
-    error = operation_name_required(document, provided_name)
-    if error is not None:
-        raise error
-    return document
-
-
-def validate(schema: GraphQLSchema, document: DocumentNode, rules: tuple[type[ASTValidationRule], ...],
-             variables: dict[str, Any] | None) -> list[GraphQLError]:
-    # Input first and alone: GraphQL's own rules would convert a 5,000-digit literal and fail untyped.
+def first_errors(document: DocumentNode, variables: dict[str, Any] | None) -> list[GraphQLError]:
+    """The checks that run before GraphQL's own rules: those would convert a 5,000-digit literal and fail
+    untyped, or compare 1,000 copies of a field pairwise for seconds."""
     first = check_variables(variables) or width_error(document)
-    if first is not None:
-        return [first]
-    return validate_document(schema, document, (InputRule,)) or validate_document(schema, document, rules)
+    return [first] if first is not None else literal_errors(document)
+
+
+# The operationName the client sent, for the operation running in this task (resolvers.schema sets it): the
+# execution context's `operation_name` falls back to the first operation's name. UNKNOWN: not recorded.
+UNKNOWN = object()
+provided_operation_name: ContextVar[object] = ContextVar("provided_operation_name", default=UNKNOWN)
 
 
 class _Guard(SchemaExtension):
@@ -95,58 +103,85 @@ class _Guard(SchemaExtension):
         if clamped and result is not None:
             result.errors = [*(result.errors or []), safe_times.report(clamped)]
 
-    def _provided_name(self) -> str | None:
-        # `operation_name` falls back to the first operation's name: ask what the client sent
-        return getattr(self.execution_context, "_provided_operation_name", None)
+    def _check_name(self, document: DocumentNode) -> None:
+        provided = provided_operation_name.get()
+        if provided is UNKNOWN:
+            return
+        name = provided if isinstance(provided, str) else None
+        error = operation_name_required(document, name)
+        if error is not None:
+            raise error
+        operation = get_operation_ast(document, name)
+        if (operation is not None and operation.operation == NodeOperation.SUBSCRIPTION
+                and OperationType.SUBSCRIPTION not in self.execution_context.allowed_operations):
+            raise self._needs_websocket()
+
+    def _needs_websocket(self) -> GraphQLError:
+        """A subscription asked for one answer (resolvers.schema's `execute`, i.e. over HTTP): a 400."""
+        ctx = self.execution_context.context
+        response = getattr(ctx, "response", None)
+        if response is not None:
+            response.status_code = 400
+        method = getattr(getattr(ctx, "request", None), "method", None) or "HTTP"
+        return GraphQLError(SUBSCRIPTION_MESSAGE.format(method=method),
+                            extensions={"code": ErrorCode.SUBSCRIPTION_NEEDS_WEBSOCKET.value})
 
     def _rules(self) -> tuple[type[ASTValidationRule], ...]:
         return (*self.execution_context.validation_rules, self.limits, alias_limit(self.max_aliases))
 
+    def _check(self, document: DocumentNode) -> bool:
+        """The first checks (first_errors); True when GraphQL's own rules are to run after them."""
+        ec = self.execution_context
+        errors = first_errors(document, ec.variables)
+        if errors:
+            ec.pre_execution_errors = errors
+            return False
+        ec.validation_rules = self._rules()
+        return True
+
 
 class OperationGuard(_Guard):
-    """Limits from the request's settings; the owner's gate from the app (see resolvers.context)."""
+    """Limits from the request's settings; the owner's gate from the app (see resolvers.context).
+
+    Parsing and the checks before validation run in the operation's hook, before Strawberry's parsing and
+    validation steps (which then find the document and, for a remembered one, no errors): each further hook
+    of an extension costs every request CPU."""
 
     async def on_operation(self) -> AsyncIterator[None]:
-        require_token(self.execution_context)
-        ctx = self.execution_context.context
+        ec = self.execution_context
+        require_token(ec)
+        ctx = ec.context
         budget: AbstractContextManager[object] = nullcontext()
         if isinstance(ctx, Context):
             self._limits(ctx)
             budget = ctx.budget()
         with safe_times.collecting() as clamped, budget:
+            validating = await self._prepare()
             yield
-        add_soft_errors(self.execution_context)
+        if validating and ec.query and not isinstance(ec.result, PreExecutionError):
+            for_schema(ec.schema).remember_valid(ec.query, self.max_tokens, self.max_aliases)
+        add_soft_errors(ec)
         self._report(clamped)
 
-    async def on_parse(self) -> AsyncIterator[None]:
+    async def _prepare(self) -> bool:
+        """The document parsed (or remembered) and checked; True when Strawberry validates it next."""
         ec = self.execution_context
-        if ec.graphql_document is None and ec.query:
-            documents = for_schema(ec.schema)
-            document = documents.parsed(ec.query, self.max_tokens)
-            if document is None:
-                document = await offload(parse_bounded, ec.query, self.max_tokens)
-                documents.remember_parsed(ec.query, self.max_tokens, document)
-            error = operation_name_required(document, self._provided_name())
-            if error is not None:
-                raise error
-            ec.graphql_document = document
-        yield
-
-    async def on_validate(self) -> AsyncIterator[None]:
-        ec = self.execution_context
-        if ec.pre_execution_errors is None and ec.graphql_document is not None:
-            documents = for_schema(ec.schema)
-            if ec.query and documents.valid(ec.query, self.max_tokens, self.max_aliases):
-                # the document passed before under these limits; only the variables are new
-                error = (check_variables(ec.variables) if few_values(ec.variables)
-                         else await offload(check_variables, ec.variables))
-                ec.pre_execution_errors = [error] if error is not None else []
-            else:
-                ec.pre_execution_errors = await offload(validate, ec.schema._schema, ec.graphql_document,
-                                                        self._rules(), ec.variables)
-                if not ec.pre_execution_errors and ec.query:
-                    documents.remember_valid(ec.query, self.max_tokens, self.max_aliases)
-        yield
+        if ec.graphql_document is not None or not ec.query:
+            return False  # Strawberry refuses a missing query itself
+        documents = for_schema(ec.schema)
+        document = documents.parsed(ec.query, self.max_tokens)
+        if document is None:
+            document = await offload(parse_bounded, ec.query, self.max_tokens)
+            documents.remember_parsed(ec.query, self.max_tokens, document)
+        self._check_name(document)
+        ec.graphql_document = document
+        if documents.valid(ec.query, self.max_tokens, self.max_aliases):
+            # the document passed before under these limits; only the variables are new
+            error = (check_variables(ec.variables) if few_values(ec.variables)
+                     else await offload(check_variables, ec.variables))
+            ec.pre_execution_errors = [error] if error is not None else []
+            return False
+        return self._check(document)
 
 
 class OperationGuardSync(_Guard):
@@ -165,11 +200,13 @@ class OperationGuardSync(_Guard):
     def on_parse(self) -> Iterator[None]:
         ec = self.execution_context
         if ec.graphql_document is None and ec.query:
-            ec.graphql_document = prepare(ec.query, self.max_tokens, self._provided_name())
+            document = parse_bounded(ec.query, self.max_tokens)
+            self._check_name(document)
+            ec.graphql_document = document
         yield
 
     def on_validate(self) -> Iterator[None]:
         ec = self.execution_context
         if ec.pre_execution_errors is None and ec.graphql_document is not None:
-            ec.pre_execution_errors = validate(ec.schema._schema, ec.graphql_document, self._rules(), ec.variables)
+            self._check(ec.graphql_document)
         yield

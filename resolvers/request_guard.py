@@ -16,12 +16,11 @@ import asyncio
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from resolvers.direct import DirectGraphQL
 from resolvers.request_body import Refusal, check_body, check_query_params, read_request
 from resolvers.responses import respond
 
@@ -64,50 +63,66 @@ def _refusal(scope: Scope, body: bytes) -> Refusal | None:
     return None
 
 
-class RequestGuard:
-    """The checks above, then the request on to `app`. With `direct`, for requests that resolvers.direct takes
-    (WorldmemApp sends only those to such a guard): answered there, and handed to `app` when it declines."""
+class Answers(Protocol):
+    async def answer(self, scope: Scope, payload: dict[str, Any], send: Send) -> None: ...
 
-    def __init__(self, app: ASGIApp, body_timeout_s: float, direct: DirectGraphQL | None = None) -> None:
+
+class PostGuard:
+    """The same checks for a POSTed JSON body (resolvers.direct.takes), whose request it hands to `direct`."""
+
+    def __init__(self, direct: Answers, body_timeout_s: float) -> None:
+        self.direct = direct
+        self.body_timeout_s = body_timeout_s
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = await _body_or_answer(receive, self.body_timeout_s, send)
+        if body is None:
+            return
+        read = read_request(body)
+        if isinstance(read, Refusal):
+            await respond(send, 400, read.message, read.code)
+            return
+        typed = _TypedErrors(send)
+        try:
+            await self.direct.answer(scope, read, typed)
+        except Exception:
+            log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
+            if typed.started:
+                raise
+            await respond(send, 500, "Unexpected error.", "INTERNAL")
+
+
+async def _body_or_answer(receive: Receive, timeout_s: float, send: Send) -> bytes | None:
+    """The request body; None when it did not arrive in time (answered 408) or the client left."""
+    try:
+        return await read_body(receive, timeout_s)
+    except TimeoutError:
+        await respond(send, 408, f"the request body did not arrive within {timeout_s:g} s", REQUEST_TIMEOUT,
+                      close=True)
+    except _Disconnected:
+        pass
+    return None
+
+
+class RequestGuard:
+    """The checks above, then the request on to `app`."""
+
+    def __init__(self, app: ASGIApp, body_timeout_s: float) -> None:
         self.app = app
         self.body_timeout_s = body_timeout_s
-        self.direct = direct
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        try:
-            body = await read_body(receive, self.body_timeout_s)
-        except TimeoutError:
-            await respond(send, 408, f"the request body did not arrive within {self.body_timeout_s:g} s",
-                          REQUEST_TIMEOUT, close=True)
-            return
-        except _Disconnected:
-            return
-        if self.direct is not None:  # WorldmemApp sends such a guard only what resolvers.direct takes
-            read = read_request(body)
-            if isinstance(read, Refusal):
-                await respond(send, 400, read.message, read.code)
-            elif not await self._answer(self.direct, scope, read, send):
-                await self._forward(scope, body, receive, send)
+        body = await _body_or_answer(receive, self.body_timeout_s, send)
+        if body is None:
             return
         refusal = _refusal(scope, body)
         if refusal is not None:
             await respond(send, 400, refusal.message, refusal.code)
             return
         await self._forward(scope, body, receive, send)
-
-    async def _answer(self, direct: DirectGraphQL, scope: Scope, payload: dict[str, Any], send: Send) -> bool:
-        typed = _TypedErrors(send)
-        try:
-            return await direct.answer(scope, payload, typed)
-        except Exception:
-            log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
-            if typed.started:
-                raise
-            await respond(send, 500, "Unexpected error.", "INTERNAL")
-            return True
 
     async def _forward(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> None:
         delivered = False

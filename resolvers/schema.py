@@ -20,6 +20,7 @@ database code through resolvers.context.blocking. Afterwards run
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import strawberry
@@ -28,7 +29,8 @@ from strawberry.extensions import SchemaExtension
 from strawberry.printer import print_schema
 from strawberry.schema.config import StrawberryConfig
 from strawberry.tools import merge_types
-from strawberry.types import ExecutionContext
+from strawberry.types import ExecutionContext, ExecutionResult
+from strawberry.types.graphql import OperationType
 
 from resolvers.agent import AgentQuery
 from resolvers.codemode import CodemodeMutation
@@ -45,7 +47,7 @@ from resolvers.graph_queries import GraphQueryQuery
 from resolvers.ledger import LedgerMutation, LedgerQuery
 from resolvers.limits import MAX_DEPTH
 from resolvers.live import LiveSubscription
-from resolvers.operation_guard import OperationGuard, OperationGuardSync
+from resolvers.operation_guard import OperationGuard, OperationGuardSync, provided_operation_name
 from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.retention import RetentionMutation
 from resolvers.scalars import SCALAR_MAP
@@ -59,7 +61,48 @@ MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, Governanc
                                      ErasureMutation)
 
 
+# `execute` answers with one result, which a subscription never is: refused there
+# (SUBSCRIPTION_NEEDS_WEBSOCKET, resolvers.operation_guard) instead of run as a query.
+ONE_RESULT = frozenset({OperationType.QUERY, OperationType.MUTATION})
+
+
 class WorldmemSchema(strawberry.Schema):
+    """Strawberry's schema, recording the operationName the client sent for the guard
+    (resolvers.operation_guard.provided_operation_name) and never running a subscription in `execute`."""
+
+    async def execute(self, query: str | None, variable_values: dict[str, Any] | None = None,
+                      context_value: Any | None = None, root_value: Any | None = None,
+                      operation_name: str | None = None,
+                      allowed_operation_types: Iterable[OperationType] | None = None,
+                      operation_extensions: dict[str, Any] | None = None) -> ExecutionResult:
+        token = provided_operation_name.set(operation_name)
+        try:
+            return await super().execute(query, variable_values, context_value, root_value, operation_name,
+                                         _one_result(allowed_operation_types), operation_extensions)
+        finally:
+            provided_operation_name.reset(token)
+
+    def execute_sync(self, query: str | None, variable_values: dict[str, Any] | None = None,
+                     context_value: Any | None = None, root_value: Any | None = None,
+                     operation_name: str | None = None,
+                     allowed_operation_types: Iterable[OperationType] | None = None,
+                     operation_extensions: dict[str, Any] | None = None) -> ExecutionResult:
+        token = provided_operation_name.set(operation_name)
+        try:
+            return super().execute_sync(query, variable_values, context_value, root_value, operation_name,
+                                        _one_result(allowed_operation_types), operation_extensions)
+        finally:
+            provided_operation_name.reset(token)
+
+    async def stream(self, query: str | None, variable_values: dict[str, Any] | None = None,
+                     context_value: Any | None = None, root_value: Any | None = None,
+                     operation_name: str | None = None, operation_extensions: dict[str, Any] | None = None,
+                     allowed_operation_types: Iterable[OperationType] | None = None) -> Any:
+        # not reset: a stream's operation runs later, in the task that reads the stream (its own per operation)
+        provided_operation_name.set(operation_name)
+        return await super().stream(query, variable_values, context_value, root_value, operation_name,
+                                    operation_extensions, allowed_operation_types)
+
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
     ) -> None:
@@ -87,6 +130,10 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
         # The codes of `extensions.code` and `Rejected.code` (a String in the contract), documented.
         types=[ErrorCode],
     )
+
+
+def _one_result(allowed: Iterable[OperationType] | None) -> frozenset[OperationType]:
+    return ONE_RESULT if allowed is None else frozenset(allowed) & ONE_RESULT
 
 
 schema = build_schema()

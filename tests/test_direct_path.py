@@ -1,12 +1,14 @@
-"""POST /graphql answered by resolvers.direct: the same answers as the full stack, and the full stack for the rest.
+"""POST /graphql answered by resolvers.direct: the same answers as the framework's router, which answers the rest.
 
-Every request is sent twice, to the app and to `app.full` (the framework's middleware, router and
-Strawberry's view, as before the direct path existed), and the two answers must be equal.
+Every request is sent twice, to the app and to the framework alone (FastAPI's middleware, Strawberry's
+router and view, which answer GET, WebSockets and streaming requests), and the two answers must be equal.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -14,6 +16,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
+from client import queries as client_queries
+from graph.demo import load_demo
+from graph.platform.db import Database
 from graph.settings import Settings
 from resolvers.app import WorldmemApp, create_app
 from resolvers.direct import takes
@@ -21,14 +26,14 @@ from tests.gql import MakeToken, make_token  # noqa: F401
 
 
 class FullOnly:
-    """The app with every request sent the full way (lifespan included)."""
+    """The app with every request sent to the framework (lifespan included)."""
 
     def __init__(self, app: WorldmemApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
-            await self.app.full(scope, receive, send)
+            await FastAPI.__call__(self.app, scope, receive, send)
         else:
             await self.app(scope, receive, send)
 
@@ -76,6 +81,7 @@ REQUESTS: list[tuple[str, Any, bool]] = [  # (what, body, with a token)
                         "validFrom": "2026-01-01T00:00:00Z", "validTo": "2025-01-01T00:00:00Z",
                         "source": "user", "confidence": 1.0, "evidence": {"kind": "chat", "text": "t"}}}]}}}, True),
     ("too many aliases", {"query": "{ " + " ".join(f"a{i}: __typename" for i in range(500)) + " }"}, True),
+    ("a subscription", {"query": "subscription { memoryCommitted { committed } }"}, True),
 ]
 
 
@@ -110,10 +116,10 @@ def test_only_plain_json_posts_take_the_direct_path(app: WorldmemApp) -> None:
     assert not takes(scope(path="/graphql/x", content_type="application/json"))
 
 
-def test_the_full_stack_is_only_asked_for_what_the_direct_path_declines(
+def test_the_framework_is_not_asked_for_a_json_post(
         settings: Settings, app_db_url: str, make_token: MakeToken,  # noqa: F811
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the framework broken for HTTP, direct requests still answer and a declined one reaches the break."""
+    """With the framework broken for HTTP, JSON POSTs still answer, each as the router answers it."""
     app = create_app(settings, database_url=app_db_url)
     asked: list[str] = []
     framework = FastAPI.__call__
@@ -123,7 +129,7 @@ def test_the_full_stack_is_only_asked_for_what_the_direct_path_declines(
             await framework(self, scope, receive, send)
             return
         asked.append(scope["path"])
-        raise RuntimeError("the full stack was asked")
+        raise RuntimeError("the framework was asked")
 
     monkeypatch.setattr(FastAPI, "__call__", broken)
     token = make_token()
@@ -131,7 +137,69 @@ def test_the_full_stack_is_only_asked_for_what_the_direct_path_declines(
         assert _post(client, {"query": "{ __typename }"}, token) == (200, {"data": {"__typename": "Query"}})
         status, body = _post(client, {"query": "subscription { memoryCommitted { committed } }"}, token)
         assert status == 400 and body["errors"][0]["extensions"]["code"] == "SUBSCRIPTION_NEEDS_WEBSOCKET"
-        assert asked == []
         status, body = _post(client, {"query": "query A { __typename }", "operationName": "Z"}, token)
+        assert status == 400 and body["errors"][0]["extensions"]["code"] == "BAD_REQUEST"
+        assert asked == []
+        assert client.get("/graphql", params={"query": "{ __typename }"}).status_code == 500  # GET: the framework's
         assert asked == ["/graphql"]
-        assert status == 500 and body["errors"][0]["extensions"]["code"] == "INTERNAL"
+
+
+NOW = datetime.now(UTC).replace(second=0, microsecond=0)
+FACT_FIELDS = ("id predicate value objectRef validFrom validTo recordedAt supersededAt observedAt status source "
+               "confidence scope priority memoryType reason evidence supersedesFactId runId")
+AGENT_READS: list[tuple[str, str, dict[str, Any]]] = [  # (what, document, variables)
+    ("findEntity", client_queries.FIND_ENTITY, {"query": "Luni", "kind": None}),
+    ("getEntity", client_queries.GET_ENTITY, {"ref": "pet:luna"}),
+    ("recallFactsAbout", client_queries.RECALL_FACTS_ABOUT, {"entityOrQuery": "Luna", "predicate": "feeding*"}),
+    ("getFactHistory", client_queries.GET_FACT_HISTORY, {"ref": "pet:luna", "predicate": "feeding_time"}),
+    ("getStateAt", client_queries.STATE_AT, {"ref": "pet:luna", "validTime": (NOW - timedelta(days=30)).isoformat()}),
+    ("getStateAsKnownAt", client_queries.STATE_AS_KNOWN_AT, {"ref": "pet:luna", "systemTime": NOW.isoformat()}),
+    ("searchWorldMemory", client_queries.SEARCH_WORLD_MEMORY, {"query": "feeding", "limit": 5}),
+    ("worldContext", client_queries.WORLD_CONTEXT, {"message": "Wann bekommt Luna ihr Futter?"}),
+    ("getNeighbors", client_queries.GET_NEIGHBORS, {"ref": "person:basti", "depth": 2}),
+    ("getEffectsOf", client_queries.EFFECTS_OF, {"eventOrRun": "demo:msg-1"}),
+    ("getChangeExplanation", client_queries.EXPLAIN_CHANGE, {"ref": "pet:luna", "predicate": "feeding_time"}),
+    ("stateAt, every field", "query($r: String!, $t: DateTime) { __typename s: stateAt(ref: $r, validTime: $t) "
+     f"{{ __typename ref kind name facts {{ {FACT_FIELDS} }} retention {{ reason edge message summaries }} }} }}",
+     {"r": "pet:luna", "t": None}),
+    ("factHistory", f"{{ factHistory(ref: \"pet:luna\", predicate: \"feeding_time\") {{ {FACT_FIELDS} }} }}", {}),
+    ("a fragment", "query($r: String!) { stateAt(ref: $r) { ...F } } fragment F on EntityState { ref }",
+     {"r": "pet:luna"}),
+]
+FAILING_READS: list[tuple[str, str, dict[str, Any], str]] = [  # (what, document, variables, code)
+    ("an unknown ref", "query($r: String!) { stateAt(ref: $r) { ref facts { predicate } } }", {"r": "pet:lunaa"},
+     "UNKNOWN_REF"),
+    ("a non-null root field fails", "query($q: String!, $n: Int!) { findEntity(query: $q, limit: $n) { text } }",
+     {"q": "Luna", "n": 99}, "BAD_LIMIT"),
+    ("beside another root field", "query($r: String!) { a: stateAt(ref: $r) { ref } b: __typename }",
+     {"r": "pet:lunaa"}, "UNKNOWN_REF"),
+    ("a variable that does not coerce", "query($r: String!, $t: DateTime) { stateAt(ref: $r, validTime: $t) "
+     "{ ref } }", {"r": "pet:luna", "t": "yesterday"}, "BAD_INPUT"),
+]
+
+
+def _bytes(client: TestClient, token: str, query: str, variables: dict[str, Any]) -> tuple[int, bytes]:
+    response = client.post("/graphql", json={"query": query, "variables": variables},
+                           headers={"Authorization": f"Bearer {token}"})
+    return response.status_code, response.content
+
+
+def test_reads_answer_as_through_the_router(both: tuple[TestClient, TestClient], db: Database, owner: str,
+                                            make_token: MakeToken) -> None:  # noqa: F811
+    """The agent's documents and failing reads: the same JSON both ways, the first and the cached time."""
+    load_demo(db, owner, now=NOW)
+    token = make_token()
+    direct, full = both
+    for what, query, variables in AGENT_READS:
+        status, body = _bytes(direct, token, query, variables)
+        assert status == 200 and b'"errors"' not in body and b'"data":{' in body, (what, body[:300])
+        for _ in range(2):
+            again, from_full = _bytes(direct, token, query, variables), _bytes(full, token, query, variables)
+            assert (again[0], json.loads(again[1])) == (from_full[0], json.loads(from_full[1])) == \
+                (status, json.loads(body)), what
+    for what, query, variables, code in FAILING_READS:
+        for _ in range(2):
+            status, body = _bytes(direct, token, query, variables)
+            assert (status, json.loads(body)) == (lambda r: (r[0], json.loads(r[1])))(
+                _bytes(full, token, query, variables)), what
+            assert code in [e["extensions"]["code"] for e in json.loads(body)["errors"]], (what, body[:300])

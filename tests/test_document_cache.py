@@ -30,7 +30,7 @@ def fresh(settings: Settings, app_db_url: str) -> Iterator[TestClient]:
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How often the guard parsed and validated (the functions it hands to a worker thread)."""
+    """How often the guard parsed (in a worker thread) and validated (its first checks, then Strawberry's rules)."""
     counted = {"parse": 0, "validate": 0}
 
     def counting(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -40,7 +40,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return wrapped
 
     monkeypatch.setattr(operation_guard, "parse_bounded", counting("parse", operation_guard.parse_bounded))
-    monkeypatch.setattr(operation_guard, "validate", counting("validate", operation_guard.validate))
+    monkeypatch.setattr(operation_guard, "first_errors", counting("validate", operation_guard.first_errors))
     return counted
 
 

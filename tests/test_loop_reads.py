@@ -242,3 +242,28 @@ def test_a_loop_read_past_the_statement_timeout_is_unavailable(app_db_url: str, 
         assert asyncio.run(scenario()) < 3
     finally:
         quick.close()
+
+
+def test_a_slow_loop_read_leaves_the_loop_free(db: Database, owner: str) -> None:
+    """A 0.3 s statement: the loop goes on ticking meanwhile, and the rows are the statement's."""
+    async def scenario() -> tuple[int, list[dict[str, object]], list[dict[str, object]]]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        async with LoopReads(db) as reads:
+            quick = await reads.read_pinned(owner, "SELECT %(owner)s::text AS who", {})
+            ticking = asyncio.create_task(ticker())
+            await asyncio.sleep(0)
+            slow = await reads.read_pinned(owner, "SELECT pg_sleep(0.3)::text AS slept, %(owner)s::text AS who", {})
+            ticking.cancel()
+            return ticks, quick, slow
+
+    ticks, quick, slow = asyncio.run(scenario())
+    assert quick == [{"who": owner}]
+    assert slow == [{"slept": "", "who": owner}]
+    assert ticks >= 10

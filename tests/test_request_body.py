@@ -12,7 +12,7 @@ from graph.ledger.proposal import AssertFact, AssertRelationship, MemoryMutation
 from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
-from resolvers.input_rules import check_variables, widest_selection
+from resolvers.input_rules import MAX_REPEATS, check_variables, most_repeated, widest_selection
 from resolvers.operation_guard import operation_name_required
 from resolvers.request_body import MAX_JSON_DEPTH, check_body, check_query_params, json_depth
 
@@ -54,6 +54,9 @@ def test_variables_and_documents() -> None:
     assert check_variables({"r": "fine\u0000still-text"}) is None  # NUL is each resolver's business
     assert widest_selection(parse("{ a b c { d e } }")) == 3
     assert widest_selection(parse("{ ...F ...F } fragment F on Q { a b }")) == 4
+    assert most_repeated(parse("{ a b x: a c { d d d } }")) == 3  # by response name, in each selection set
+    assert most_repeated(parse("{ ...F ... on Q { a } a } fragment F on Q { a b }")) == 3  # fragments expanded
+    assert MAX_REPEATS == 3
     error = operation_name_required(parse("query A { a } query B { b }"), None)
     assert error is not None and error.extensions == {"code": "OPERATION_NAME_REQUIRED"}
     assert operation_name_required(parse("query A { a } query B { b }"), "B") is None

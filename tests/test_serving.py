@@ -1,12 +1,10 @@
-"""`worldmem serve`'s uvicorn options and access log come from Settings (workers, access log), the access
-log's lines are uvicorn's, written by its background thread, none lost at exit, and the garbage collector is
-set for serving."""
+"""`worldmem serve`'s uvicorn options and access log come from Settings (workers, access log), and the access
+log's lines are uvicorn's, written by its background thread, none lost at exit."""
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import gc
 import io
 import logging
 import os
@@ -24,7 +22,7 @@ from uvicorn.logging import AccessFormatter
 
 from graph.settings import Settings
 from resolvers.access_log import AccessLog
-from resolvers.serving import APP_FACTORY, GC_OLDER, access_log_for, idle_spin_for, tune_gc, uvicorn_options
+from resolvers.serving import APP_FACTORY, access_log_for, uvicorn_options
 from tests.hostile_http import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -46,12 +44,6 @@ def test_defaults_are_one_worker_with_the_apps_access_log() -> None:
     access = access_log_for(Settings())
     assert isinstance(access, AccessLog)
     access.close()
-
-
-def test_the_idle_polling_comes_from_settings() -> None:
-    spin = idle_spin_for(Settings())
-    assert spin is not None and spin.budget_s == 0.001  # the default, 1,000 us
-    assert idle_spin_for(Settings(loop_idle_spin_us=0)) is None
 
 
 def test_workers_are_bounded() -> None:
@@ -112,19 +104,6 @@ def test_the_access_log_drops_beyond_its_bound() -> None:
     assert (len(access.pending), access.dropped) == (2, 3)
     access.close()
     assert access.pending == collections.deque()
-
-
-def test_serving_freezes_what_exists_and_collects_later() -> None:
-    before = gc.get_threshold()
-    try:
-        tune_gc(0)
-        assert gc.get_threshold() == before and gc.get_freeze_count() == 0  # 0: Python's collector untouched
-        tune_gc(20_000)
-        assert gc.get_threshold() == (20_000, *GC_OLDER)
-        assert gc.get_freeze_count() > 1000  # the test process's modules at least
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*before)
 
 
 def test_a_served_app_writes_one_line_per_request(test_db_url: str) -> None:
