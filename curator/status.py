@@ -8,13 +8,14 @@ Owner-facing text in English and German.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel
 
 from curator.check import configured_label
-from curator.check_text import LOCAL_DE, LOCAL_EN
+from curator.check_text import LOCAL_DE, LOCAL_EN, texts
 from curator.health import ModelHealth
 from graph.errors import BadInput
 from graph.platform.db import Database
@@ -23,6 +24,11 @@ from graph.sql import load
 
 Language = Literal["en", "de"]
 HOW_TO = {"en": LOCAL_EN, "de": LOCAL_DE}
+# A run's error as curator.model_errors classifies it: the kinds that mean the model does not answer now.
+MODEL_DOWN = re.compile(r"^model error \((auth|rate_limit|timeout|unreachable)\):")
+# The check's words for each (curator.check_text), with the detail a run can give.
+AS_CHECK = {"auth": ("auth", ""), "unreachable": ("unreachable", "the last curator run could not reach it"),
+            "timeout": ("slow", ""), "rate_limit": ("failed", "rate limit or quota reached")}
 
 
 class ModelView(BaseModel):
@@ -68,6 +74,18 @@ def model_view(settings: Settings, health: ModelHealth | None) -> ModelView:
                          checked_at=health.checked_at)
     return ModelView(model=health.label, usable=health.usable, checking=health.checking,
                      checked_at=health.checked_at)
+
+
+def after_last_run(view: ModelView, settings: Settings, error: str | None, at: datetime | None) -> ModelView:
+    """`view`, unless the chat's last curator run failed on the model after the view's check passed: a model
+    that answered at start can stop (a key revoked, the server gone), and a status that still said
+    "configured" would promise curation that is not happening. The next run that reaches the model clears it."""
+    down = MODEL_DOWN.match(error or "")
+    if not view.usable or down is None or at is None or (view.checked_at is not None and at <= view.checked_at):
+        return view
+    kind, detail = AS_CHECK[down.group(1)]
+    said = texts(kind, settings, view.model, detail, 0.0)
+    return ModelView(model=view.model, problem=said.problem, fix=said.fix, checked_at=at)
 
 
 def language(value: str) -> Language:

@@ -15,7 +15,7 @@ import strawberry
 from pydantic import ValidationError
 from strawberry.types import Info
 
-from curator import prefilter, quota, usage
+from curator import prefilter, quota, records, usage
 from curator import status as st
 from curator import turns as t
 from curator.mentions import known_names
@@ -78,6 +78,9 @@ class CuratorQuery:
         lang = st.language(language)
         view = st.model_view(info.context.settings, getattr(info.context, "curator_health", None))
         owner, db = principal(info).owner, database(info)
+        last = await blocking(records.runs, db, owner, chat_id, 1)
+        if last:
+            view = st.after_last_run(view, info.context.settings, last[0].error, last[0].recorded_at)
         s = await blocking(st.chat_status, db, owner, chat_id, view)
         said = st.message(s, lang)
         if s.backlog and s.model_configured:  # a working model that may not be paid for

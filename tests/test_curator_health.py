@@ -4,6 +4,7 @@ configured, says what to change (en/de), and the backlog is curated as soon as t
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -119,3 +120,31 @@ def test_without_the_start_check_the_model_is_trusted(settings: Settings, app_db
         with TestClient(create_app(configured, database_url=app_db_url)) as client:
             got = status(client, make_token(), "t")
     assert got["modelConfigured"] and got["modelProblem"] is None and fake.requests == []
+
+
+def test_a_model_that_stops_answering_after_its_check_is_not_called_configured(
+        settings: Settings, app_db_url: str, db: Any, owner: str, make_token: MakeToken) -> None:  # noqa: F811
+    """The check passed at start; then the key is revoked on the model server: the chat's next run fails on
+    the model, and the status says so (en/de) instead of "configured"; a run that reaches the model again
+    clears it."""
+    chat = f"d-{uuid.uuid4().hex[:6]}"
+    with serve(FakeOpenAI(answers=[rex] * 50)) as fake:
+        configured = settings.model_copy(update={**QUIET, "curator_base_url": fake.url,
+                                                 "curator_model_name": f"m-{uuid.uuid4().hex[:6]}"})
+        with TestClient(create_app(configured, database_url=app_db_url)) as client:
+            token = make_token()
+            assert until(lambda: status(client, token, chat)["modelConfigured"])
+            fake.status = 401  # the key is revoked after the check passed
+            turn(db, owner, chat, "merk dir: Rex ist mein Hund", explicit=True)
+            runtime: Any = client.app.state.curator  # type: ignore[attr-defined]
+            client.portal.call(runtime.catch_up, timedelta(0))  # type: ignore[union-attr]
+            client.portal.call(runtime.inline.idle)  # type: ignore[union-attr]
+            down, de = status(client, token, chat), status(client, token, chat, "de")
+            fake.status = None  # the key works again
+            client.portal.call(runtime.catch_up, timedelta(0))  # type: ignore[union-attr]
+            client.portal.call(runtime.inline.idle)  # type: ignore[union-attr]
+            back = status(client, token, chat)
+    assert not down["modelConfigured"] and "401" in down["modelProblem"], down
+    assert "nothing is curated until this is fixed" in down["message"] and down["backlog"] == 1
+    assert "abgelehnt" in de["modelProblem"] and "Prüfe" in de["howToConfigure"]
+    assert back["modelConfigured"] and back["modelProblem"] is None and back["backlog"] == 0, back
