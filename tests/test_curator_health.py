@@ -4,9 +4,9 @@ configured, says what to change (en/de), and the backlog is curated as soon as t
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 import uuid
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
