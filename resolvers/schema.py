@@ -36,6 +36,7 @@ from resolvers.console import ConsoleQuery
 from resolvers.curator import CuratorMutation, CuratorQuery
 from resolvers.curator_records import CuratorRecordQuery
 from resolvers.domains import DomainsMutation, DomainsQuery
+from resolvers.episodes import EpisodeMutation
 from resolvers.error_types import ErrorCode
 from resolvers.errors import format_errors
 from resolvers.explorer import ExplorerQuery
@@ -53,7 +54,8 @@ from resolvers.sync import SyncMutation
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
                                   GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery, DomainsQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
-                                     SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation)
+                                     SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation,
+                                     EpisodeMutation)
 
 
 class WorldmemSchema(strawberry.Schema):

@@ -17,7 +17,8 @@ from typing import Any, Literal, LiteralString
 import psycopg
 
 from graph.agent.render import EntityMatch, SearchHit
-from graph.finder import hits, vector_list
+from graph.episodes.model import from_row as episode_from_row
+from graph.finder import answers, hits, vector_list
 from graph.finder.embedders import Embedder
 from graph.finder.fusion import RRF_K as RRF_K  # re-exported (tests, benches)
 from graph.finder.fusion import Ranked
@@ -35,11 +36,13 @@ from graph.platform.arrays import text_array
 from graph.sql import load
 
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
-Lists = Literal["name", "fact", "text", "meaning"]
-ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
+Lists = Literal["name", "fact", "answer", "text", "episode", "meaning"]
+ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "answer", "text", "episode", "meaning")
 TEXT_LISTS: tuple[Lists, ...] = ("name", "fact", "text")
 # In rounds of their own the meaning list runs beside the text statement (False: after it; benches compare both).
 BESIDE = True
+# Cosine similarity below which a row found by meaning is no hit (offline model; measured in docs/episodes.md).
+MEANING_FLOOR = 0.3
 
 
 @dataclass(frozen=True)
@@ -50,12 +53,19 @@ class Query:
     valid_to: datetime | None = None
     limit: int = 10
     lists: tuple[Lists, ...] = ALL_LISTS  # the evaluation runs single lists; search uses all
+    as_of: datetime | None = None  # the answer list reads facts as of this valid time (None: the range's start)
+
+    @property
+    def valid_at(self) -> datetime | None:
+        """The instant the answer list reads facts as of: `as_of`, else the range's start, else its end."""
+        return self.as_of or self.valid_from or self.valid_to
 
 
 @dataclass
 class Fused:
     hits: list[SearchHit]
     mode: str  # hybrid | text
+    waiting: str | None = None  # why the meaning list did not search (no model, nothing embedded yet)
 
 
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
@@ -79,21 +89,67 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
         ranked.append(("name", hits.names(rows["name"], cands)))
     if "fact" in rows:
         ranked.append(("fact", hits.facts(rows["fact"], cands)))
+    asked = _question_lists(run, q, params)
+    if "answer" in asked:
+        ranked.append(("answer", hits.facts(asked["answer"], cands)))
     projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
-    mode = "text"
-    if meaning is not None and (nearest := meaning.result()) is not None:
-        mode = "hybrid"
-        projections.append(("meaning", nearest))
+    if "episode" in asked:
+        projections.append(("episode", asked["episode"]))
+    nearest: list[dict[str, Any]] | None = None
+    if meaning is not None:
+        nearest = meaning.result()
     if embedding is not None and embedder is not None and (found := vector(embedding)) is not None:
-        mode = "hybrid"
-        projections.append(("meaning", nearest_to(run, found, embedder.name, params, owner)))
-    ranked += hits.projections(projections, q.kind, cands)
+        nearest = nearest_to(run, found, embedder.name, params, owner)
+    mode, waiting = meaning_mode(q, embedder, nearest)
+    if nearest:
+        projections.append(("meaning", floored(nearest)))
+    shelf: hits.Episodes = {}
+    ranked += hits.projections(projections, q.kind, cands, shelf)
     scores = rrf(ranked)  # equal weights: the evaluation found none better (bench/README.md)
     for name, items in ranked:
         for key in dict.fromkeys(key for key, _ in items):
             cands[key].found_by.append(name)
     best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit]
-    return Fused(hits=[cands[key].hit(scores[key]) for key in best], mode=mode)
+    if ids := hits.episode_ids(best):
+        shelf.update((e.id, e) for e in map(episode_from_row, run([(load("episodes_by_ids"), {"ids": ids})])[0]))
+    return Fused(hits=[cands[key].hit(scores[key]) for key in best], mode=mode, waiting=waiting)
+
+
+def floored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The meaning list without its weak rows (pure): a row less similar than MEANING_FLOOR is no hit, so a
+    query with nothing relevant finds nothing by meaning alone."""
+    return [r for r in rows if float(r["score"]) >= MEANING_FLOOR]
+
+
+def meaning_mode(q: Query, embedder: Embedder | None, nearest: list[dict[str, Any]] | None) -> tuple[str, str | None]:
+    """`hybrid` only when the meaning list searched embedded rows (pure); else `text` and what waits."""
+    if "meaning" not in q.lists:
+        return "text", None
+    if embedder is None:
+        return "text", "meaning: no embedding model is configured (or TEXT mode was asked)"
+    if nearest is None:
+        return "text", "meaning: the query could not be embedded"
+    if not nearest:
+        return "text", "meaning: nothing is embedded yet (the finder embeds new texts in the background)"
+    return "hybrid", None
+
+
+def _question_lists(run: Rounds, q: Query, params: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The lists that read a query as a question, in one round: the answer list (candidate facts, ranked by
+    graph.finder.answers) and the episode list (turns holding any content word). Without a content word
+    (only question words and filler) neither runs."""
+    words = answers.tsquery_text(answers.content_words(q.text))
+    wanted = [name for name in ("answer", "episode") if name in q.lists]
+    if not words or not wanted:
+        return {}
+    named = {**params, "words": words, "forms": text_array(name_forms(q.text)),
+             "valid_at": q.valid_at or params["at"], "pool": answers.POOL}
+    statements = {"answer": "finder_search_answers", "episode": "finder_search_episodes"}
+    found = run([(load(statements[name]), named) for name in wanted])
+    rows: dict[str, list[dict[str, Any]]] = dict(zip(wanted, found, strict=True))
+    if "answer" in rows:
+        rows["answer"] = answers.rank(rows["answer"], q.text, LIST_K)
+    return rows
 
 
 def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
