@@ -13,10 +13,9 @@ from graph.agent import recall_graph as g
 from graph.agent import render as r
 from graph.agent import world_context as ctx
 from graph.agent.recall import HIDDEN
-from graph.episodes.model import Episode as EpisodeView
 from graph.reads.causality import Effects, Explanation
 from resolvers.codemode_types import BuildResult, ContextConvention
-from resolvers.curator_types import TurnRole
+from resolvers.episode_types import Episode
 from resolvers.ledger_types import Fact, RetentionNotice
 
 
@@ -126,24 +125,6 @@ class MemoryMatch:
     def from_view(cls, m: r.MemoryMatch) -> MemoryMatch:
         return cls(id=strawberry.ID(str(m.id)), source_kind=m.source_kind, text=m.text, valid_from=m.valid_from,
                    valid_to=m.valid_to, about=m.about)
-
-
-@strawberry.type(description="A chat turn as memory keeps it: who said what, when, in which chat")
-class Episode:
-    id: strawberry.ID
-    chat_id: str
-    seq: int = strawberry.field(description="The turn's number in its chat")
-    external_id: str | None = strawberry.field(description="The caller's id of the turn (importConversation, "
-                                                           "recordTurn)")
-    occurred_at: datetime = strawberry.field(description="When it was said")
-    speaker: str | None
-    role: TurnRole
-    text: str
-
-    @classmethod
-    def from_view(cls, e: EpisodeView) -> Episode:
-        return cls(id=strawberry.ID(e.id), chat_id=e.chat_id, seq=e.seq, external_id=e.external_id,
-                   occurred_at=e.occurred_at, speaker=e.speaker, role=TurnRole(e.role), text=e.text)
 
 
 @strawberry.type(description="An entity (by name, alias, text or meaning), a current fact (by value or as the "

@@ -16,6 +16,7 @@ from typing import Any
 from graph.finder.query_names import FUNCTION_WORDS, words
 
 POOL = 200  # facts per named entity read before ranking
+MIN_SHARE = 0.5  # a value match holds at least this share of the content words (the evaluation: fewer hurt MRR)
 FILLER = FUNCTION_WORDS | {
     "are", "be", "been", "can", "could", "did", "does", "had", "has", "have", "her", "his", "it", "its", "me",
     "or", "she", "he", "their", "them", "they", "this", "that", "was", "were", "which", "whom", "whose", "why",
@@ -82,22 +83,38 @@ def _asked(content: list[str]) -> set[str]:
     return asked
 
 
+def _parts(row: dict[str, Any], content: list[str]) -> tuple[bool, bool, float]:
+    """(the question names its subject or object, asks for its predicate, share of content words its value
+    holds)."""
+    asked = _asked(content)
+    predicate = [p for p in _SPLIT.split(str(row["predicate"]).lower()) if p]
+    pred = any(_same(a, p) for a in asked for p in predicate)
+    value = row["object_value"] if row["object_kind"] == "literal" else row.get("object_name") or row["object_ref"]
+    value_words = set(words(str(value)))
+    shared = sum(1 for w in content if any(_same(w, v) for v in value_words))
+    return bool(row["named"]), pred, shared / len(content) if content else 0.0
+
+
 def score(row: dict[str, Any], content: list[str]) -> float:
     """How well one fact answers a question of these content words (pure): 1 for a subject (or object) the
     question names, 1 for a predicate it asks about, up to 1 for the share of its words the value holds."""
-    asked = _asked(content)
-    predicate = [p for p in _SPLIT.split(str(row["predicate"]).lower()) if p]
-    pred = 1.0 if any(_same(a, p) for a in asked for p in predicate) else 0.0
-    value = row["object_value"] if row["object_kind"] == "literal" else row.get("object_name") or row["object_ref"]
-    value_words = set(words(str(value))) | set(words(str(row.get("subject_name") or "")))
-    shared = sum(1 for w in content if any(_same(w, v) for v in value_words))
-    return (1.0 if row["named"] else 0.0) + pred + (shared / len(content) if content else 0.0)
+    named, pred, share = _parts(row, content)
+    return (1.0 if named else 0.0) + (1.0 if pred else 0.0) + share
 
 
-def rank(rows: list[dict[str, Any]], query: str, k: int) -> list[dict[str, Any]]:
-    """The `k` best answers, each row with its `score`, best first (ties by fact id); rows that neither
-    name a subject of the question nor share a word or predicate with it are left out."""
+def rank(rows: list[dict[str, Any]], query: str, k: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(direct answers, value matches), each at most `k`, each row with its `score`, best first (ties by fact
+    id). A direct answer is about an entity the question names and has the predicate or a value word it
+    asks for; a value match names none of the question's entities but holds at least half of its content
+    words. Naming a subject alone ("Luna") is the name list's hit, not an answer."""
     content = content_words(query)
-    scored = [{**r, "score": score(r, content)} for r in rows]
-    kept = [r for r in scored if r["score"] >= 1.0 or (r["score"] > 0 and not r["named"])]
-    return sorted(kept, key=lambda r: (-r["score"], str(r["id"])))[:k]
+    direct, values = [], []
+    for r in rows:
+        named, pred, share = _parts(r, content)
+        scored = {**r, "score": (1.0 if named else 0.0) + (1.0 if pred else 0.0) + share}
+        if named and (pred or share > 0):
+            direct.append(scored)
+        elif not named and share >= MIN_SHARE:
+            values.append(scored)
+    order = lambda r: (-r["score"], str(r["id"]))  # noqa: E731
+    return sorted(direct, key=order)[:k], sorted(values, key=order)[:k]

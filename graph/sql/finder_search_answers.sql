@@ -1,8 +1,10 @@
 -- Current facts as answers to a question (graph.finder.answers ranks them): the facts about the entities the
 -- question names (a name or believed alias equal to one of %(forms)s, as the name list matches them; their
--- own facts and the relationships pointing at them, valid at %(valid_at)s) and the open facts whose value
--- holds any of the question's content words (%(words)s: an OR tsquery text of plain words, 'simple'
--- configuration; '' for none). Question words never veto: only the ranking weighs the words.
+-- own facts and the relationships pointing at them) and the facts whose value holds any of the question's
+-- content words (%(words)s: an OR tsquery text of plain words, 'simple' configuration; '' for none). Question
+-- words never veto: only the ranking weighs the words. Valid time: with %(during)s the facts valid at some
+-- point of [%(from)s, %(to)s); else those valid at %(valid_at)s (for the value words without a time asked,
+-- %(timed)s false: the open ones, through the GIN index of open current beliefs, 0069).
 -- Returns: the agent fact columns (FactView + subject_ref, functional), subject_name, object_name, named
 WITH named AS MATERIALIZED (
     SELECT e.id FROM entities e WHERE e.owner_sub = wm_owner() AND e.name_norm = ANY(%(forms)s::text[])
@@ -14,17 +16,22 @@ WITH named AS MATERIALIZED (
 about AS (
     (SELECT f.id, true AS named FROM facts f
      WHERE f.owner_sub = wm_owner() AND f.subject_id IN (SELECT id FROM named)
-       AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> %(valid_at)s::timestamptz
+       AND f.superseded_at IS NULL AND f.status = 'active' AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
+                ELSE f.valid @> %(valid_at)s::timestamptz END
      LIMIT %(pool)s)
     UNION ALL
     (SELECT f.id, true FROM facts f
      WHERE f.owner_sub = wm_owner() AND f.object_entity_id IN (SELECT id FROM named)
-       AND f.superseded_at IS NULL AND f.status = 'active' AND f.valid @> %(valid_at)s::timestamptz
+       AND f.superseded_at IS NULL AND f.status = 'active' AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
+                ELSE f.valid @> %(valid_at)s::timestamptz END
      LIMIT %(pool)s)
     UNION ALL
     (SELECT f.id, false FROM facts f
      WHERE %(words)s::text <> '' AND f.owner_sub = wm_owner() AND f.superseded_at IS NULL AND f.status = 'active'
-       AND f.valid_to IS NULL AND f.value_tsv @@ to_tsquery('simple', %(words)s::text)
+       AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
+                WHEN %(timed)s THEN f.valid @> %(valid_at)s::timestamptz
+                ELSE f.valid_to IS NULL END
+       AND f.value_tsv @@ to_tsquery('simple', %(words)s::text)
      ORDER BY ts_rank(f.value_tsv, to_tsquery('simple', %(words)s::text)) DESC, f.id
      LIMIT %(k)s)
 ),
