@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     temporal_task_queue: str = "worldmem-curator"
     retention_window_days: int = Field(
         default=90, ge=1, le=36_500, description="Windowed data (observed state) is kept in full this many days.")
+    retention_episode_days: int | None = Field(
+        default=None, ge=1, le=36_500, description="Curated chat turns (episodes) are kept in full this many days, "
+                                                   "then rolled up per chat and month; unset: kept for good.")
     retention_every_hours: float = Field(
         default=24.0, gt=0, description="How often the Temporal schedule runs the retention job.")
     curator_quota_tokens_per_day: int = Field(

@@ -1,8 +1,9 @@
 """importConversation: a whole conversation's turns as episodes, in one call (graph.episodes.store).
 
 All or nothing and replayable; owner and agent tokens (an integration writes observed state, not the owner's
-conversations). The finder is nudged afterwards, so the episodes are embedded in the background; they are
-found by words at once. `curate: true` hands the new turns to the curator's listener as one backlog.
+conversations). The new turns are embedded by the server's model while the database stores them, so the import
+returns searchable by words and by meaning; what the model could not embed waits for the finder, nudged here.
+`curate: true` hands the new turns to the curator's listener as one backlog.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from strawberry.types import Info
 from curator import turns as t
 from graph.episodes import model, store
 from graph.errors import BadInput, Forbidden
+from graph.finder.embedders import embedder_for
 from graph.finder.nudger import Nudger
 from resolvers.context import blocking, database, principal
 from resolvers.curator_types import TurnRole
@@ -64,10 +66,11 @@ async def import_conversation(info: Info[Any, Any], chat_id: str, turns: list[Im
         raise Forbidden("importConversation takes owner and agent tokens")
     if not 1 <= len(chat_id) <= model.MAX_ID:
         raise BadInput(f"chatId must be 1 to {model.MAX_ID} characters", code="INVALID_TURN")
-    done = await blocking(store.import_turns, database(info), who.owner, chat_id, _episodes(turns), curate=curate)
+    done = await blocking(store.import_turns, database(info), who.owner, chat_id, _episodes(turns), curate=curate,
+                          embedder=embedder_for(info.context.settings))
     finder: Nudger | None = getattr(info.context.request.app.state, "finder", None)
     if finder is not None and done.imported:
-        finder.nudge(who.owner, [])  # embeds what is pending; no entity changed
+        finder.nudge(who.owner, [])  # embeds what is still pending (the model failed); no entity changed
     if curate and done.imported:
         listener: t.TurnListener = getattr(info.context, "turn_listener", t.NO_LISTENER)
         try:

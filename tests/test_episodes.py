@@ -4,6 +4,7 @@ found by words at once, and owner-private."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,7 +17,9 @@ from graph.agent import search
 from graph.episodes import store
 from graph.episodes.model import EpisodeIn, line
 from graph.errors import BadInput, Conflict
+from graph.finder.embedders import EmbeddingFailed, embedder_for
 from graph.platform.db import Database
+from graph.settings import Settings
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
 IMPORT = """mutation($chat: String!, $turns: [ImportTurnInput!]!, $curate: Boolean! = false) {
@@ -171,3 +174,34 @@ def test_bad_imports_over_graphql_are_typed(client: TestClient, make_token: Make
     agent = make_token(kind="agent")
     assert gql(client, agent, IMPORT, {"chat": c, "turns": [wire(1, "vom Agenten")]})["data"][
         "importConversation"]["imported"] == 1
+
+
+def test_an_import_is_embedded_at_once_and_found_by_meaning(db: Database, owner: str,
+                                                             admin_conn: psycopg.Connection) -> None:
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
+    c = chat()
+    store.import_turns(db, owner, c, [ep(0, "Meine Mutter hat am 12. Juni Geburtstag", speaker="Anna"),
+                                      ep(1, "Der Zug nach Hamburg fährt um acht", speaker="Anna")],
+                       curate=False, embedder=model)
+    pending = admin_conn.execute(
+        "SELECT count(*) FILTER (WHERE embedding_pending), count(*) FILTER (WHERE embedding IS NOT NULL) "
+        "FROM memory_projections WHERE owner_sub = %s AND source_kind = 'episode'", (owner,)).fetchone()
+    assert pending == (0, 2)
+    found = search.search_world_memory(db, owner, "When is my mom's birthday?", embedder=model)
+    assert found.mode == "hybrid" and found.hits[0].episode is not None
+    assert found.hits[0].episode.external_id == "m0" and "meaning" in found.hits[0].found_by
+
+
+def test_a_failing_model_leaves_the_import_pending(db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
+    class Down:
+        name = "down"
+
+        def embed(self, texts: Sequence[str]) -> list[list[float]]:
+            raise EmbeddingFailed("model down")
+
+    store.import_turns(db, owner, chat(), [ep(0, "bleibt auffindbar")], curate=False, embedder=Down())
+    row = admin_conn.execute("SELECT embedding_pending FROM memory_projections WHERE owner_sub = %s "
+                             "AND source_kind = 'episode'", (owner,)).fetchone()
+    assert row == (True,)
+    assert search.search_world_memory(db, owner, "auffindbar").hits[0].episode is not None

@@ -10,8 +10,11 @@ secrets first, so neither the store nor the embedding ever holds one.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -19,11 +22,19 @@ from psycopg import errors
 
 from graph.episodes.model import MAX_TURNS, Episode, EpisodeIn, from_row, line
 from graph.errors import BadInput, Conflict
+from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
 from graph.finder.projections import MAX_TEXT as MAX_PROJECTION
 from graph.platform.db import Database
 from graph.platform.scrub import scrub
 from graph.sql import load
 from graph.timebounds import check_time
+
+log = logging.getLogger("worldmem.episodes")
+BATCH = 256  # texts per model call
+# Imports embed here, beside the database storing the turns: one worker, so two imports never run two
+# models on the server's two cores at once.
+EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="episodes-embed")
+Embedded = tuple[str, list[list[float]]]  # (model name, one vector per new turn)
 
 
 @dataclass(frozen=True)
@@ -52,9 +63,13 @@ def cleaned(turns: Sequence[EpisodeIn]) -> list[EpisodeIn]:
     return list(seen.values())
 
 
-def import_turns(db: Database, owner: str, chat_id: str, turns: Sequence[EpisodeIn], *, curate: bool) -> Imported:
+def import_turns(db: Database, owner: str, chat_id: str, turns: Sequence[EpisodeIn], *, curate: bool,
+                 embedder: Embedder | None = None) -> Imported:
     """Store the turns of one chat (one transaction). `curate` False: the curator's watermark moves past them
-    when it was caught up (an archive is found, not re-curated); True: they wait as the chat's backlog."""
+    when it was caught up (an archive is found, not re-curated); True: they wait as the chat's backlog.
+    With an `embedder` the new turns are embedded meanwhile (a worker thread, while the database stores the
+    turns) and their projections written with their vectors; without one, or when it fails, they wait for
+    the reconciler."""
     fresh = cleaned(turns)
     with db.owner_tx(owner) as conn:
         stored = {r["external_id"]: r["text"] for r in conn.execute(
@@ -64,8 +79,23 @@ def import_turns(db: Database, owner: str, chat_id: str, turns: Sequence[Episode
                 raise Conflict(f"chat {chat_id!r} already holds externalId {t.external_id!r} with other text",
                                code="EXTERNAL_ID_REUSED")
         new = [t for t in fresh if t.external_id not in stored]
+        vectors = EMBEDDING.submit(_embedded, embedder, new) if embedder is not None and new else None
         episodes = _insert(conn, chat_id, new, curate) if new else []
+        project(conn, episodes, vectors.result() if vectors else None)
     return Imported(chat_id=chat_id, imported=len(new), unchanged=len(fresh) - len(new), episodes=episodes)
+
+
+def _embedded(embedder: Embedder, new: list[EpisodeIn]) -> Embedded | None:
+    texts = [_text(t.speaker, t.role, t.occurred_at, t.text) for t in new]
+    try:
+        return embedder.name, [v for i in range(0, len(texts), BATCH) for v in embedder.embed(texts[i:i + BATCH])]
+    except EmbeddingFailed as exc:
+        log.warning("embedding an import of %d turns failed (the reconciler retries): %s", len(new), exc)
+        return None
+
+
+def _text(speaker: str | None, role: str, at: datetime, text: str) -> str:
+    return line(speaker, role, at, text)[:MAX_PROJECTION]
 
 
 def _insert(conn: psycopg.Connection[Any], chat_id: str, new: list[EpisodeIn], curate: bool) -> list[Episode]:
@@ -81,16 +111,25 @@ def _insert(conn: psycopg.Connection[Any], chat_id: str, new: list[EpisodeIn], c
         raise Conflict(f"another import of chat {chat_id!r} stored some of these externalIds meanwhile; "
                        "replay the import", code="EXTERNAL_ID_REUSED") from None
     episodes = [from_row(r) for r in stored]
-    project(conn, episodes)
     if not curate and state["watermark_seq"] == first - 1:
         conn.execute(load("curator_watermark_advance"), {"chat_id": chat_id, "upto": state["last_seq"]})
     return episodes
 
 
-def project(conn: psycopg.Connection[Any], episodes: Sequence[Episode]) -> None:
-    """The finder projections of stored episodes (one statement, in the caller's transaction): found by words
-    at once, embedded later by the reconciler (graph.finder.reconciler)."""
-    rows = [{"key": e.id, "text": line(e.speaker, e.role, e.occurred_at, e.text)[:MAX_PROJECTION],
-             "at": e.occurred_at.isoformat()} for e in episodes if e.text.strip()]
-    if rows:
-        conn.execute(load("episodes_project"), {"rows": json.dumps(rows)})
+def project(conn: psycopg.Connection[Any], episodes: Sequence[Episode], vectors: Embedded | None = None) -> None:
+    """The finder projections of stored episodes (in the caller's transaction): found by words at once; by
+    meaning once embedded, at once when `vectors` (the model's name and one vector per episode, in order)
+    came with them, else later by the reconciler (graph.finder.reconciler). Without vectors one set-based
+    statement; with them one pipeline of single-row inserts (pgvector values have no array form to unnest)."""
+    if vectors is None:
+        rows = [{"key": e.id, "text": _text(e.speaker, e.role, e.occurred_at, e.text),
+                 "at": e.occurred_at.isoformat()} for e in episodes if e.text.strip()]
+        if rows:
+            conn.execute(load("episodes_project"), {"rows": json.dumps(rows)})
+        return
+    model, embeddings = vectors
+    with conn.cursor() as cur:
+        cur.executemany(load("episodes_project_one"), [
+            {"key": e.id, "text": _text(e.speaker, e.role, e.occurred_at, e.text), "at": e.occurred_at,
+             "embedding": vector_literal(v), "model": model}
+            for e, v in zip(episodes, embeddings, strict=True) if e.text.strip()])
