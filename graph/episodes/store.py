@@ -67,9 +67,9 @@ def import_turns(db: Database, owner: str, chat_id: str, turns: Sequence[Episode
                  embedder: Embedder | None = None) -> Imported:
     """Store the turns of one chat (one transaction). `curate` False: the curator's watermark moves past them
     when it was caught up (an archive is found, not re-curated); True: they wait as the chat's backlog.
-    With an `embedder` the new turns are embedded meanwhile (a worker thread, while the database stores the
-    turns) and their projections written with their vectors; without one, or when it fails, they wait for
-    the reconciler."""
+    With an `embedder` the new turns are embedded meanwhile, BATCH at a time in a worker thread while the
+    database stores the turns and the projections of the batches before, each projection written once with
+    its vector; without one, or for a batch the model fails, they wait for the reconciler."""
     fresh = cleaned(turns)
     with db.owner_tx(owner) as conn:
         stored = {r["external_id"]: r["text"] for r in conn.execute(
@@ -79,18 +79,24 @@ def import_turns(db: Database, owner: str, chat_id: str, turns: Sequence[Episode
                 raise Conflict(f"chat {chat_id!r} already holds externalId {t.external_id!r} with other text",
                                code="EXTERNAL_ID_REUSED")
         new = [t for t in fresh if t.external_id not in stored]
-        vectors = EMBEDDING.submit(_embedded, embedder, new) if embedder is not None and new else None
-        episodes = _insert(conn, chat_id, new, curate) if new else []
-        project(conn, episodes, vectors.result() if vectors else None)
+        chunks = [new[i:i + BATCH] for i in range(0, len(new), BATCH)]
+        # queued in order on one worker: chunk k+1 is embedded while chunk k's rows are written
+        vectors = [EMBEDDING.submit(_embedded, embedder, c) for c in chunks] if embedder is not None else []
+        try:
+            episodes = _insert(conn, chat_id, new, curate) if new else []
+            for k in range(len(chunks)):
+                project(conn, episodes[k * BATCH:(k + 1) * BATCH], vectors[k].result() if vectors else None)
+        finally:
+            for future in vectors:  # a refused import stops embedding what it will never write
+                future.cancel()
     return Imported(chat_id=chat_id, imported=len(new), unchanged=len(fresh) - len(new), episodes=episodes)
 
 
-def _embedded(embedder: Embedder, new: list[EpisodeIn]) -> Embedded | None:
-    texts = [_text(t.speaker, t.role, t.occurred_at, t.text) for t in new]
+def _embedded(embedder: Embedder, chunk: list[EpisodeIn]) -> Embedded | None:
     try:
-        return embedder.name, [v for i in range(0, len(texts), BATCH) for v in embedder.embed(texts[i:i + BATCH])]
+        return embedder.name, embedder.embed([_text(t.speaker, t.role, t.occurred_at, t.text) for t in chunk])
     except EmbeddingFailed as exc:
-        log.warning("embedding an import of %d turns failed (the reconciler retries): %s", len(new), exc)
+        log.warning("embedding %d imported turns failed (the reconciler retries): %s", len(chunk), exc)
         return None
 
 

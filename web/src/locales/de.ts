@@ -13,7 +13,7 @@ export default {
   search: {
     heading: 'Was weiß das Gedächtnis?', label: 'Name, Alias oder Begriff', submit: 'Suchen',
     entities: 'Entitäten', facts: 'Fakten', none: 'Nichts gefunden.', ambiguous: 'Mehrdeutig: bitte wählen.',
-    via: 'über',
+    via: 'über', episodes: 'In Chats gesagt', memories: 'Erinnerungen', chat: 'Chat',
   },
   time: {
     label: 'Zeitpunkt', now: 'Jetzt', valid: 'Was galt am …', system: 'Was wusste der Agent am …',

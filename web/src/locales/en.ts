@@ -15,7 +15,7 @@ const en: typeof de = {
   search: {
     heading: 'What does the memory know?', label: 'Name, alias or term', submit: 'Search',
     entities: 'Entities', facts: 'Facts', none: 'Nothing found.', ambiguous: 'Ambiguous: please pick one.',
-    via: 'via',
+    via: 'via', episodes: 'Said in chats', memories: 'Memories', chat: 'chat',
   },
   time: {
     label: 'Instant', now: 'Now', valid: 'What was true on …', system: 'What did the agent know on …',
