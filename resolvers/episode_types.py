@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
+from weakref import WeakKeyDictionary
 
 import strawberry
+from strawberry.dataloader import DataLoader
 from strawberry.types import Info
 
 from graph.episodes import evidence
@@ -33,7 +36,25 @@ class Episode:
                    occurred_at=e.occurred_at, speaker=e.speaker, role=TurnRole(e.role), text=e.text)
 
 
+# One loader per request context (the weak keys drop it with the request): a page of facts asking for their
+# evidence costs one statement, not one per fact.
+_LOADERS: WeakKeyDictionary[Any, DataLoader[UUID, Episode | None]] = WeakKeyDictionary()
+
+
+def _loader(info: Info[Any, Any]) -> DataLoader[UUID, Episode | None]:
+    loader = _LOADERS.get(info.context)
+    if loader is None:
+        db, owner = database(info), principal(info).owner
+
+        async def load(ids: Sequence[UUID]) -> list[Episode | None]:
+            found = await blocking(evidence.evidence_episodes, db, owner, list(ids))
+            return [Episode.from_view(e) if (e := found.get(i)) else None for i in ids]
+
+        loader = DataLoader(load_fn=load)
+        _LOADERS[info.context] = loader
+    return loader
+
+
 async def evidence_episode(info: Info[Any, Any], fact_id: str) -> Episode | None:
     """The episode a fact's evidence came from (graph.episodes.evidence), for Fact.evidenceEpisode."""
-    found = await blocking(evidence.evidence_episode, database(info), principal(info).owner, UUID(fact_id))
-    return Episode.from_view(found) if found else None
+    return await _loader(info).load(UUID(fact_id))

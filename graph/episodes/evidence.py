@@ -44,10 +44,12 @@ def pick(evidence: dict[str, Any], turns: list[Episode]) -> Episode | None:
     return best if 2 * len(wanted & set(_words(best.text))) >= len(wanted) else None
 
 
-def evidence_episode(db: Database, owner: str, fact_id: UUID) -> Episode | None:
-    """The episode fact `fact_id` of `owner` came from, if the store can tell."""
+def evidence_episodes(db: Database, owner: str, fact_ids: list[UUID]) -> dict[UUID, Episode | None]:
+    """The episode each of `owner`'s facts came from, if the store can tell (one statement for all)."""
     with db.owner_tx(owner, read_only=True) as conn:
-        rows = conn.execute(load("episodes_evidence"), {"id": fact_id}).fetchall()
-    if not rows:
-        return None
-    return pick(rows[0]["evidence"] or {}, [from_row(r) for r in rows])
+        rows = conn.execute(load("episodes_evidence"), {"ids": fact_ids}).fetchall()
+    by_fact: dict[UUID, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_fact.setdefault(r["fact_id"], []).append(r)
+    return {fid: pick(found[0]["evidence"] or {}, [from_row(r) for r in found]) if (found := by_fact.get(fid))
+            else None for fid in fact_ids}

@@ -63,7 +63,8 @@ export const HISTORY = graphql(`
 export const EXPLAIN = graphql(`
   query Explain($factId: ID!) {
     explainChange(factId: $factId) {
-      subjectRef fact { ...FactFields } supersedes { ...FactFields } supersededBy { ...FactFields }
+      subjectRef fact { ...FactFields evidenceEpisode { id chatId externalId speaker role occurredAt text } }
+      supersedes { ...FactFields } supersededBy { ...FactFields }
       causes { ...EventFields } root { id } intent { id intent intentOutcome } hypothesis
     }
   }

@@ -26,7 +26,7 @@ export default {
     noRelationships: 'Keine Beziehungen.', noEvents: 'Keine Ereignisse.', notFound: 'Unbekannte Entität.',
     graph: 'Nachbarschaft', provenance: 'Herkunft', hideProvenance: 'Herkunft ausblenden',
     trace: 'Kausalkette', policy: 'Richtlinie', hypothesis: 'Hypothese', scope: 'Geltungsbereich',
-    global: 'global', since: 'seit', until: 'bis', recorded: 'erfasst', evidence: 'Beleg', reason: 'Grund',
+    global: 'global', since: 'seit', until: 'bis', recorded: 'erfasst', evidence: 'Beleg', saidIn: 'gesagt im Chat', reason: 'Grund',
     supersedes: 'Ersetzt', supersededBy: 'Ersetzt durch', chain: 'Ersetzungskette', causedBy: 'verursacht durch',
     history: 'Verlauf dieses Prädikats', confidence: 'Zuversicht', loading: 'Lädt …', updated: 'Gedächtnis aktualisiert: {committed} übernommen, {pending} zur Prüfung',
     retention: 'Dieser Zeitpunkt liegt vor der Aufbewahrungsgrenze ({edge}): ältere beobachtete Werte wurden zu Monatszusammenfassungen verdichtet und gelöscht. An ihrer Stelle stehen:',

@@ -28,7 +28,7 @@ const en: typeof de = {
     noRelationships: 'No relationships.', noEvents: 'No events.', notFound: 'Unknown entity.',
     graph: 'Neighbourhood', provenance: 'Provenance', hideProvenance: 'Hide provenance',
     trace: 'Causal trace', policy: 'Policy', hypothesis: 'Hypothesis', scope: 'Scope',
-    global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', reason: 'Reason',
+    global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', saidIn: 'said in chat', reason: 'Reason',
     supersedes: 'Replaces', supersededBy: 'Replaced by', chain: 'Supersede chain', causedBy: 'caused by',
     history: 'History of this predicate', confidence: 'Confidence', loading: 'Loading …', updated: 'Memory updated: {committed} committed, {pending} for review',
     retention: 'This instant lies before the retention edge ({edge}): observed values older than that were rolled up into monthly summaries and pruned. What stands in for them:',
