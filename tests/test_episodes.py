@@ -17,6 +17,8 @@ from graph.agent import search
 from graph.episodes import store
 from graph.episodes.model import EpisodeIn, line
 from graph.errors import BadInput, Conflict
+from graph.finder import reconciler
+from graph.finder import search as finder
 from graph.finder.embedders import EmbeddingFailed, embedder_for
 from graph.platform.db import Database
 from graph.settings import Settings
@@ -205,3 +207,24 @@ def test_a_failing_model_leaves_the_import_pending(db: Database, owner: str, adm
                              "AND source_kind = 'episode'", (owner,)).fetchone()
     assert row == (True,)
     assert search.search_world_memory(db, owner, "auffindbar").hits[0].episode is not None
+
+
+def test_mode_says_hybrid_only_when_meaning_searched_embedded_rows(db: Database, owner: str) -> None:
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
+    store.import_turns(db, owner, chat(), [ep(0, "Der Kletterpark öffnet im Januar")], curate=False)  # no model
+    waiting = search.search_world_memory(db, owner, "Kletterpark", embedder=model)
+    assert waiting.mode == "text" and waiting.waiting is not None and "nothing is embedded" in waiting.waiting
+    assert waiting.hits and waiting.hits[0].episode is not None  # found by words meanwhile
+    reconciler.reconcile_owner(db, owner, model)
+    assert search.search_world_memory(db, owner, "Kletterpark", embedder=model).mode == "hybrid"
+
+
+def test_the_context_builders_entity_fallback_never_reads_episodes(db: Database, owner: str) -> None:
+    store.import_turns(db, owner, chat(), [ep(0, "Die Fütterungszeiten stehen am Kühlschrank")], curate=False)
+    with db.owner_tx(owner, read_only=True) as conn:
+        found = finder.search(conn, finder.Query(text="Fütterungszeiten", lists=finder.CONTEXT_LISTS), None,
+                              datetime.now(UTC))
+        assert found.hits == []
+        everything = finder.search(conn, finder.Query(text="Fütterungszeiten"), None, datetime.now(UTC))
+        assert everything.hits and everything.hits[0].episode is not None

@@ -96,7 +96,8 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     if "answer" in asked:
         ranked.append(("answer", hits.facts(asked["answer"], cands)))
         ranked.append(("value", hits.facts(asked["value"], cands)))
-    projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
+    projections: list[tuple[str, list[dict[str, Any]]]] = [("text", _episodes_if(q, rows["text"]))] if (
+        "text" in rows) else []
     if "episode" in asked:
         projections.append(("episode", asked["episode"]))
     nearest: list[dict[str, Any]] | None = None
@@ -106,7 +107,7 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
         nearest = nearest_to(run, found, embedder.name, params, owner)
     mode, waiting = meaning_mode(q, embedder, nearest)
     if nearest:
-        projections.append(("meaning", floored(nearest)))
+        projections.append(("meaning", _episodes_if(q, floored(nearest))))
     shelf: hits.Episodes = {}
     ranked += hits.projections(projections, q.kind, cands, shelf)
     scores = rrf(ranked, WEIGHTS)
@@ -117,6 +118,12 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     if ids := hits.episode_ids(best):
         shelf.update((e.id, e) for e in map(episode_from_row, run([(load("episodes_by_ids"), {"ids": ids})])[0]))
     return Fused(hits=[cands[key].hit(scores[key]) for key in best], mode=mode, waiting=waiting)
+
+
+def _episodes_if(q: Query, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows, without episodes unless the query asks for the episode list (the context builder's entity
+    fallback does not: a turn is no entity, and reading its episode would cost the builder a round trip)."""
+    return rows if "episode" in q.lists else [r for r in rows if r["source_kind"] != "episode"]
 
 
 def floored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
