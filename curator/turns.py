@@ -22,7 +22,7 @@ from graph.episodes import store as episodes
 from graph.episodes.model import from_row as episode_from_row
 from graph.errors import BadInput, Conflict
 from graph.platform.db import Database, check_owner
-from graph.platform.scrub import scrub
+from graph.platform.scrub import scrub, scrub_value
 from graph.sql import load
 from graph.timebounds import check_time
 
@@ -89,7 +89,8 @@ NO_LISTENER: TurnListener = NoListener()
 
 def record_turn(db: Database, owner: str, turn: TurnIn) -> Turn:
     """Store `turn` for `owner` as the chat's next turn (one transaction) and return it; it is an episode at
-    once (graph.episodes: its text scrubbed of secrets, found by words now and by meaning once embedded).
+    once (graph.episodes: found by words now and by meaning once embedded). Its text, thinking and tool calls
+    are scrubbed of secrets before they are stored.
     A turn whose `external_id` the chat holds already is returned as stored when its text is the same, and
     refused (EXTERNAL_ID_REUSED) when it is not."""
     if turn.occurred_at is not None:
@@ -108,8 +109,9 @@ def record_turn(db: Database, owner: str, turn: TurnIn) -> Turn:
         assert seq is not None  # INSERT ... ON CONFLICT DO UPDATE ... RETURNING always returns the row
         row = conn.execute(load("curator_turn_insert"), {
             "chat_id": turn.chat_id, "seq": seq["seq"], "run_id": turn.run_id, "role": turn.role,
-            "text": text, "thinking": turn.thinking, "explicit": turn.explicit,
-            "tool_calls": Jsonb([c.model_dump(mode="json", by_alias=True) for c in turn.tool_calls]),
+            "text": text, "thinking": scrub(turn.thinking) if turn.thinking else turn.thinking,
+            "explicit": turn.explicit,
+            "tool_calls": Jsonb([scrub_value(c.model_dump(mode="json", by_alias=True)) for c in turn.tool_calls]),
             "occurred_at": turn.occurred_at, "speaker": turn.speaker, "external_id": turn.external_id,
         }).fetchone()
         assert row is not None

@@ -108,8 +108,10 @@ def test_bad_imports_write_nothing(db: Database, owner: str, admin_conn: psycopg
 def test_secrets_are_scrubbed_before_storing(db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
     c, key = chat(), "sk-proj-" + "a1B2" * 8
     store.import_turns(db, owner, c, [ep(0, f"mein key ist {key}")], curate=False)
-    recorded = t.record_turn(db, owner, t.TurnIn(chat_id=c, text=f"password={key}"))
-    assert key not in recorded.text
+    call = t.ToolCall(name="vault.read", result={"token": key})
+    recorded = t.record_turn(db, owner, t.TurnIn(chat_id=c, text=f"password={key}", thinking=f"use {key}",
+                                                 tool_calls=[call]))
+    assert key not in recorded.text and key not in str(recorded.thinking) and key not in str(recorded.tool_calls)
     texts = admin_conn.execute("SELECT t.text, p.text FROM chat_turns t JOIN memory_projections p "
                                "ON p.source_key = t.id::text WHERE t.owner_sub = %s AND t.chat_id = %s",
                                (owner, c)).fetchall()
