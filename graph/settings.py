@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     max_request_bytes: int = Field(default=1_000_000, description="Larger GraphQL bodies are refused.")
     max_sync_request_bytes: int = Field(
         default=16_000_000, description="Largest body an integration token may send (syncEntities, 10k entries).")
+    max_import_request_bytes: int = Field(
+        default=32_000_000, description="Largest body an owner or agent token may send (importConversation, "
+                                        "10k turns).")
     pending_below_confidence: float = Field(
         default=0.5, description="Assertions less confident than this wait as pending for review.")
     max_value_bytes: int = Field(default=16_384, description="Largest JSON value of one fact.")

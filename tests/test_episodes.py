@@ -22,6 +22,7 @@ from graph.finder import search as finder
 from graph.finder.embedders import EmbeddingFailed, embedder_for
 from graph.platform.db import Database
 from graph.settings import Settings
+from resolvers.app import create_app
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
 IMPORT = """mutation($chat: String!, $turns: [ImportTurnInput!]!, $curate: Boolean! = false) {
@@ -230,3 +231,20 @@ def test_the_context_builders_entity_fallback_never_reads_episodes(db: Database,
         assert found.hits == []
         everything = finder.search(conn, finder.Query(text="Fütterungszeiten"), None, datetime.now(UTC))
         assert everything.hits and everything.hits[0].episode is not None
+
+
+def test_owner_and_agent_tokens_may_send_an_import_larger_than_an_ordinary_body(
+        settings: Settings, app_db_url: str, make_token: MakeToken) -> None:  # noqa: F811
+    small = settings.model_copy(update={"max_request_bytes": 20_000, "max_import_request_bytes": 400_000})
+    turns = [wire(i, "x" * 200) for i in range(300)]  # ~80 kB
+    with TestClient(create_app(small, database_url=app_db_url), raise_server_exceptions=False) as api:
+        for token in (make_token(), make_token(kind="agent")):
+            body = api.post("/graphql", json={"query": IMPORT, "variables": {"chat": chat(), "turns": turns}},
+                            headers={"Authorization": f"Bearer {token}"})
+            assert body.status_code == 200 and body.json()["data"]["importConversation"]["imported"] == 300
+        anonymous = api.post("/graphql", json={"query": IMPORT, "variables": {"chat": chat(), "turns": turns}})
+        assert anonymous.status_code == 413
+        huge = [wire(i, "x" * 2000) for i in range(300)]  # ~600 kB: over the import bound
+        too_big = api.post("/graphql", json={"query": IMPORT, "variables": {"chat": chat(), "turns": huge}},
+                           headers={"Authorization": f"Bearer {make_token()}"})
+        assert too_big.status_code == 413

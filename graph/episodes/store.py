@@ -30,7 +30,8 @@ from graph.sql import load
 from graph.timebounds import check_time
 
 log = logging.getLogger("worldmem.episodes")
-BATCH = 256  # texts per model call
+BATCH = 256  # texts per model call, and projections per statement
+PER_STATEMENT = 2000  # turns per insert statement
 # Imports embed here, beside the database storing the turns: one worker, so two imports never run two
 # models on the server's two cores at once.
 EMBEDDING = ThreadPoolExecutor(max_workers=1, thread_name_prefix="episodes-embed")
@@ -110,9 +111,11 @@ def _insert(conn: psycopg.Connection[Any], chat_id: str, new: list[EpisodeIn], c
     first = state["last_seq"] - len(new) + 1
     rows = [{"ord": i, "role": t.role, "speaker": t.speaker, "text": t.text,
              "occurred_at": t.occurred_at.isoformat(), "external_id": t.external_id} for i, t in enumerate(new)]
+    stored: list[dict[str, Any]] = []
     try:
-        stored = conn.execute(load("episodes_insert"), {"chat_id": chat_id, "first": first,
-                                                        "turns": json.dumps(rows)}).fetchall()
+        for k in range(0, len(rows), PER_STATEMENT):  # each statement well within the statement timeout
+            stored += conn.execute(load("episodes_insert"), {"chat_id": chat_id, "first": first,
+                                                             "turns": json.dumps(rows[k:k + PER_STATEMENT])})
     except errors.UniqueViolation:  # a concurrent import of the same ids won the race
         raise Conflict(f"another import of chat {chat_id!r} stored some of these externalIds meanwhile; "
                        "replay the import", code="EXTERNAL_ID_REUSED") from None
