@@ -7,9 +7,9 @@ On a scratch database of its own (bench.fresh_data.scratch: created, migrated, d
    with their vectors, all in one transaction. Target: within 20 s for 10,000 turns.
 2. `--people` entities with two facts each (bench.fresh_data.people) for the same owner and for a second
    owner without episodes, projected and embedded.
-3. searchWorldMemory as the server runs it (hybrid: the query embedded, the meaning list beside) over
-   `--runs` queries round-robin for each owner: p50/p95, with all lists and with the lists search had
-   before episodes and answers (name, fact, text, meaning).
+3. searchWorldMemory's search as the server runs it (rounds of their own; hybrid: the query embedded, the
+   meaning list beside; and text only) over `--runs` queries round-robin for each owner: p50/p95, all lists
+   against the lists search had before episodes and answers (name, fact, text, meaning), alternating.
 
     python -m bench.episodes_bench [--turns 10000] [--people 2000] [--runs 200]
 """
@@ -24,12 +24,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from bench.fresh_data import CITIES, JOBS, people, scratch
-from graph.agent.search import search_world_memory
 from graph.episodes import store
 from graph.episodes.model import EpisodeIn
 from graph.finder import query_vectors, reconciler
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder, embedder_for
+from graph.finder.rounds import owner_rounds
 from graph.ledger.committer import commit_proposal
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
@@ -66,20 +66,21 @@ def timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def latency(db: Database, owner: str, embedder: Embedder, runs: int, lists: tuple[finder.Lists, ...]) -> str:
-    saved = finder.ALL_LISTS
-    times = []
-    try:
-        finder.ALL_LISTS = lists  # bench-only: the lists a search runs by default
-        for i in range(runs + len(QUERIES)):
-            q = QUERIES[i % len(QUERIES)]
+def latency(db: Database, owner: str, embedder: Embedder | None, runs: int) -> str:
+    """p50/p95 of searchWorldMemory's search as the server runs it (rounds of their own, the meaning list
+    beside), all lists against the lists before episodes, alternating query by query so both see the same
+    load."""
+    times: dict[str, list[float]] = {"all lists": [], "lists before episodes": []}
+    for i in range(runs + len(QUERIES)):
+        for label, lists in (("all lists", finder.ALL_LISTS), ("lists before episodes", BEFORE)):
+            query = finder.Query(text=QUERIES[i % len(QUERIES)], lists=lists)
             query_vectors.forget()
-            took = timed(lambda: search_world_memory(db, owner, q, embedder=embedder))  # noqa: B023
+            took = timed(lambda: finder.search(owner_rounds(db, owner), query, embedder,  # noqa: B023
+                                               datetime.now(UTC)))
             if i >= len(QUERIES):  # the first pass warms plans and the model
-                times.append(took * 1000)
-    finally:
-        finder.ALL_LISTS = saved
-    return f"p50 {statistics.median(times):.1f} / p95 {statistics.quantiles(times, n=20)[18]:.1f} ms"
+                times[label].append(took * 1000)
+    return "; ".join(f"{label} p50 {statistics.median(xs):.1f} / p95 {statistics.quantiles(xs, n=20)[18]:.1f} ms"
+                     for label, xs in times.items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,8 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                 reconciler.reconcile_owner(db, owner, embedder)
             for owner, label in ((talk, f"{args.turns} episodes + {args.people} people"),
                                  (quiet, f"no episodes, {args.people} people")):
-                print(f"[search] {label}: all lists {latency(db, owner, embedder, args.runs, finder.ALL_LISTS)}; "
-                      f"lists before episodes {latency(db, owner, embedder, args.runs, BEFORE)}", flush=True)
+                for mode, model in (("hybrid", embedder), ("text", None)):
+                    print(f"[search] {label}, {mode}: {latency(db, owner, model, args.runs)}", flush=True)
         finally:
             db.close()
     return 0
