@@ -36,6 +36,7 @@ from graph.platform.arrays import text_array
 from graph.sql import load
 
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
+Rows = list[dict[str, Any]]
 Lists = Literal["name", "fact", "answer", "text", "episode", "meaning"]
 ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "answer", "text", "episode", "meaning")
 TEXT_LISTS: tuple[Lists, ...] = ("name", "fact", "text")
@@ -92,14 +93,13 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
         ranked.append(("name", hits.names(rows["name"], cands)))
     if "fact" in rows:
         ranked.append(("fact", hits.facts(rows["fact"], cands)))
-    asked = _question_lists(run, q, params)
-    if "answer" in asked:
-        ranked.append(("answer", hits.facts(asked["answer"], cands)))
-        ranked.append(("value", hits.facts(asked["value"], cands)))
+    if "answer" in rows:
+        ranked.append(("answer", hits.facts(rows["answer"], cands)))
+        ranked.append(("value", hits.facts(rows["value"], cands)))
     projections: list[tuple[str, list[dict[str, Any]]]] = [("text", _episodes_if(q, rows["text"]))] if (
         "text" in rows) else []
-    if "episode" in asked:
-        projections.append(("episode", asked["episode"]))
+    if "episode" in rows:
+        projections.append(("episode", rows["episode"]))
     nearest: list[dict[str, Any]] | None = None
     if meaning is not None:
         nearest = meaning.result()
@@ -145,35 +145,48 @@ def meaning_mode(q: Query, embedder: Embedder | None, nearest: list[dict[str, An
     return "hybrid", None
 
 
-def _question_lists(run: Rounds, q: Query, params: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """The lists that read a query as a question, in one round: the answer and value lists (candidate facts,
-    ranked by graph.finder.answers) and the episode list (turns holding any content word). Without a content word
-    (only question words and filler) neither runs."""
+Statements = list[tuple[str, LiteralString, Mapping[str, Any]]]  # (list, statement, parameters)
+
+
+def _question_statements(q: Query, params: dict[str, Any]) -> Statements:
+    """The statements of the lists that read a query as a question: the answer list (candidate facts, ranked
+    by graph.finder.answers into answers and value matches) and the episode list (turns holding any content
+    word). Without a content word (only question words and filler) neither runs."""
     words = answers.tsquery_text(answers.content_words(q.text))
-    wanted = [name for name in ("answer", "episode") if name in q.lists]
-    if not words or not wanted:
-        return {}
+    if not words:
+        return []
     timed = q.valid_at is not None
     named = {**params, "words": words, "forms": text_array(name_forms(q.text)), "pool": answers.POOL,
              "valid_at": q.valid_at or params["at"], "timed": timed, "during": timed and q.as_of is None}
-    statements = {"answer": "finder_search_answers", "episode": "finder_search_episodes"}
-    found = run([(load(statements[name]), named) for name in wanted])
-    rows: dict[str, list[dict[str, Any]]] = dict(zip(wanted, found, strict=True))
+    return [(name, load(statement), named) for name, statement in
+            (("answer", "finder_search_answers"), ("episode", "finder_search_episodes")) if name in q.lists]
+
+
+def _question_rows(q: Query, statements: Statements, found: list[list[dict[str, Any]]]) -> dict[str, Rows]:
+    rows: dict[str, Rows] = dict(zip([name for name, _, _ in statements], found, strict=True))
     if "answer" in rows:
         rows["answer"], rows["value"] = answers.rank(rows["answer"], q.text, LIST_K)
     return rows
 
 
 def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
-                owner_wanted: bool) -> tuple[dict[str, list[dict[str, Any]]], str | None]:
-    """The rows of the name, fact and text lists the query asks for, by list, and the owner (when the vector
-    list will need it for graph.finder.sizes)."""
+                owner_wanted: bool) -> tuple[dict[str, Rows], str | None]:
+    """The rows of the name, fact and text lists and of the question lists the query asks for, by list, and
+    the owner (when the vector list will need it for graph.finder.sizes). In rounds of their own the text
+    lists' one statement goes out alone, or, with question statements, after them in one round (they run
+    first: the statement sets generic plans for the rest of its transaction)."""
     named = {**params, "forms": text_array(name_forms(q.text))}
     plain = statement_for("agent_search_facts", q) == "agent_search_facts"
+    questions = _question_statements(q, params)
     if isinstance(run, OwnerRounds) and plain and all(name in q.lists for name in TEXT_LISTS):
-        row = run.pinned(load("finder_search_lists"), named)[0]
+        one = load("finder_search_lists")
+        if questions:
+            *found, pinned = run([*[(text, p) for _, text, p in questions], (one, {**named, "owner": run.owner})])
+            row = pinned[0]
+        else:
+            found, row = [], run.pinned(one, named)[0]
         return {"name": row["names"], "fact": hits.timed(row["facts"], hits.FACT_TIMES),
-                "text": hits.timed(row["texts"], hits.TEXT_TIMES)}, run.owner
+                "text": hits.timed(row["texts"], hits.TEXT_TIMES), **_question_rows(q, questions, found)}, run.owner
     lists = [(name, load(statement_for(statement, q))) for statement, name in
              (("agent_search_entities", "name"), ("agent_search_facts", "fact"), ("finder_search_text", "text"))
              if name in q.lists]
@@ -185,7 +198,9 @@ def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
     if owner_wanted and not isinstance(run, OwnerRounds):
         first.append(("owner", load("finder_current_owner"), ()))
     first += [(name, text, named if name == "name" else params) for name, text in lists]
+    first += questions
     rows = dict(zip([label for label, _, _ in first], run([(text, p) for _, text, p in first]), strict=True))
+    rows.update(_question_rows(q, questions, [rows.pop(name) for name, _, _ in questions]))
     if isinstance(run, OwnerRounds):
         return rows, run.owner
     owned = rows.get("owner", [])
