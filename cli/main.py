@@ -181,6 +181,8 @@ def _doctor(args: argparse.Namespace, settings: Settings) -> int:
 @command("demo")
 def _demo(args: argparse.Namespace, settings: Settings) -> int:
     from graph.demo import load_demo
+    from graph.finder.embedders import embedder_for
+    from graph.finder.reconciler import reconcile_owner
     from graph.platform.db import Database
 
     url = role_url(settings, "app")
@@ -188,10 +190,14 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     database = Database(url, max_size=1)
     try:
         report = load_demo(database, args.owner)
+        # searchable now: the server's finder would only sweep these commits minutes later
+        found = reconcile_owner(database, args.owner, embedder_for(settings))
     finally:
         database.close()
     embedded.progress(f"demo world of owner {args.owner!r}: loaded {', '.join(report.committed) or 'nothing new'}"
                       f"{'; already there: ' + ', '.join(report.skipped) if report.skipped else ''}")
+    embedded.progress(f"finder: {found.projected} texts projected, {found.embedded} embedded"
+                      f"{f', {found.failed} failed (the server retries them)' if found.failed else ''}")
     embedded.progress(f"a token to explore it: worldmem token create --owner {args.owner}")
     return 0
 

@@ -74,7 +74,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     url = role_url(settings, "app")
     require_reachable(url)
     options = job.Options(window_days=args.window_days or settings.retention_window_days, dry_run=args.dry_run,
-                      owner=args.owner, now=parse_datetime(args.now) if args.now else None)
+                          owner=args.owner, now=parse_datetime(args.now) if args.now else None,
+                          episode_days=settings.retention_episode_days)
     database = Database(url, max_size=2, statement_timeout_ms=JOB_STATEMENT_TIMEOUT_MS)
     try:
         report = job.run(database, options, Progress(sys.stderr))

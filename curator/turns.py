@@ -16,11 +16,15 @@ from typing import Any, Literal, Protocol
 
 import psycopg
 from psycopg.types.json import Jsonb
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
-from graph.errors import BadInput
+from graph.episodes import store as episodes
+from graph.episodes.model import from_row as episode_from_row
+from graph.errors import BadInput, Conflict
 from graph.platform.db import Database, check_owner
+from graph.platform.redaction import scrub, scrub_value
 from graph.sql import load
+from graph.timebounds import check_time
 
 Role = Literal["user", "assistant", "tool", "system"]
 MAX_TEXT = 100_000
@@ -51,6 +55,10 @@ class TurnIn(BaseModel):
     thinking: str | None = Field(default=None, max_length=MAX_TEXT)
     tool_calls: list[ToolCall] = Field(default_factory=list, max_length=MAX_TOOL_CALLS)
     explicit: bool = Field(default=False, description="rememberThis: an explicit act, skips the debounce")
+    occurred_at: AwareDatetime | None = Field(default=None, description="When it was said (default: now)")
+    speaker: str | None = Field(default=None, min_length=1, max_length=200)
+    external_id: str | None = Field(default=None, min_length=1, max_length=200,
+                                    description="The caller's id of the turn: one turn per id and chat")
 
 
 class Turn(TurnIn):
@@ -60,6 +68,7 @@ class Turn(TurnIn):
     owner: str
     seq: int
     created_at: datetime
+    occurred_at: datetime | None = None
 
 
 class TurnListener(Protocol):
@@ -79,16 +88,34 @@ NO_LISTENER: TurnListener = NoListener()
 
 
 def record_turn(db: Database, owner: str, turn: TurnIn) -> Turn:
-    """Store `turn` for `owner` as the chat's next turn (one transaction) and return it."""
+    """Store `turn` for `owner` as the chat's next turn (one transaction) and return it; it is an episode at
+    once (graph.episodes: found by words now and by meaning once embedded). Its text, thinking and tool calls
+    are scrubbed of secrets before they are stored.
+    A turn whose `external_id` the chat holds already is returned as stored when its text is the same, and
+    refused (EXTERNAL_ID_REUSED) when it is not."""
+    if turn.occurred_at is not None:
+        check_time(turn.occurred_at, "occurredAt")
+    text = scrub(turn.text)
     with db.owner_tx(owner) as conn:
+        if turn.external_id is not None:
+            known = conn.execute(load("curator_turn_by_external_id"),
+                                 {"chat_id": turn.chat_id, "external_id": turn.external_id}).fetchone()
+            if known is not None:
+                if known["text"] != text:
+                    raise Conflict(f"chat {turn.chat_id!r} already holds externalId {turn.external_id!r} with "
+                                   "other text", code="EXTERNAL_ID_REUSED")
+                return turn_from_row(known)
         seq = conn.execute(load("curator_turn_next_seq"), {"chat_id": turn.chat_id}).fetchone()
         assert seq is not None  # INSERT ... ON CONFLICT DO UPDATE ... RETURNING always returns the row
         row = conn.execute(load("curator_turn_insert"), {
             "chat_id": turn.chat_id, "seq": seq["seq"], "run_id": turn.run_id, "role": turn.role,
-            "text": turn.text, "thinking": turn.thinking, "explicit": turn.explicit,
-            "tool_calls": Jsonb([c.model_dump(mode="json", by_alias=True) for c in turn.tool_calls]),
+            "text": text, "thinking": scrub(turn.thinking) if turn.thinking else turn.thinking,
+            "explicit": turn.explicit,
+            "tool_calls": Jsonb([scrub_value(c.model_dump(mode="json", by_alias=True)) for c in turn.tool_calls]),
+            "occurred_at": turn.occurred_at, "speaker": turn.speaker, "external_id": turn.external_id,
         }).fetchone()
-    assert row is not None
+        assert row is not None
+        episodes.project(conn, [episode_from_row(row)])
     return turn_from_row(row)
 
 
@@ -141,4 +168,5 @@ def turn_from_row(row: dict[str, Any]) -> Turn:
         id=str(row["id"]), owner=row["owner_sub"], chat_id=row["chat_id"], seq=row["seq"], run_id=row["run_id"],
         role=row["role"], text=row["text"], thinking=row["thinking"], explicit=row["explicit"],
         tool_calls=[ToolCall.model_validate(c) for c in row["tool_calls"]], created_at=row["created_at"],
+        occurred_at=row["occurred_at"], speaker=row["speaker"], external_id=row["external_id"],
     )

@@ -84,9 +84,11 @@ class ErrorCode(StrEnum):
     INVALID_TURN = "INVALID_TURN"
     BAD_LANGUAGE = "BAD_LANGUAGE"
     BAD_WATERMARK = "BAD_WATERMARK"
+    TOO_MANY_TURNS = "TOO_MANY_TURNS"
     # conflicts with the stored state
     RECORDED_AT_NOT_MONOTONIC = "RECORDED_AT_NOT_MONOTONIC"
     RUN_ID_REUSED = "RUN_ID_REUSED"
+    EXTERNAL_ID_REUSED = "EXTERNAL_ID_REUSED"
     ALIAS_TAKEN = "ALIAS_TAKEN"
     UNKNOWN_ALIAS = "UNKNOWN_ALIAS"
     CONFLICTING_DEFINITION = "CONFLICTING_DEFINITION"
@@ -165,6 +167,7 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.INVALID_TURN: (_I, "A chat turn (or its tool calls) failed validation."),
     ErrorCode.BAD_LANGUAGE: (_I, "The language must be en or de."),
     ErrorCode.BAD_WATERMARK: (_I, "The curator's watermark names no turn of the chat."),
+    ErrorCode.TOO_MANY_TURNS: (_I, "An import holds more turns than one call takes (10,000)."),
     ErrorCode.INVALID_OPERATION: (_I, "A proposal operation failed validation."),
     ErrorCode.INVALID_PROPOSAL: (_I, "The proposal as a whole failed validation."),
     ErrorCode.BAD_ID: (_I, "An id is not a UUID."),
@@ -191,6 +194,7 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.RECORDED_AT_IN_FUTURE: (_I, "recordedAt lies in the future."),
     ErrorCode.RECORDED_AT_NOT_MONOTONIC: (_S, "recordedAt is earlier than the owner's latest system time."),
     ErrorCode.RUN_ID_REUSED: (_S, "The runId was already committed with other operations."),
+    ErrorCode.EXTERNAL_ID_REUSED: (_S, "The chat already holds a turn with this externalId and other text."),
     ErrorCode.ALIAS_TAKEN: (_S, "The alias already names another entity."),
     ErrorCode.UNKNOWN_ALIAS: (_S, "The entity holds no such alias now (nothing to end)."),
     ErrorCode.CONFLICTING_DEFINITION: (_S, "A registry entry exists with another definition."),

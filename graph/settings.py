@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     max_request_bytes: int = Field(default=1_000_000, description="Larger GraphQL bodies are refused.")
     max_sync_request_bytes: int = Field(
         default=16_000_000, description="Largest body an integration token may send (syncEntities, 10k entries).")
+    max_import_request_bytes: int = Field(
+        default=32_000_000, description="Largest body an owner or agent token may send (importConversation, "
+                                        "10k turns).")
     pending_below_confidence: float = Field(
         default=0.5, description="Assertions less confident than this wait as pending for review.")
     max_value_bytes: int = Field(default=16_384, description="Largest JSON value of one fact.")
@@ -93,6 +96,9 @@ class Settings(BaseSettings):
         default="worldmem-curator", description="Task queue `worldmem worker` polls (curator, retention, finder).")
     retention_window_days: int = Field(
         default=90, ge=1, le=36_500, description="Windowed data (observed state) is kept in full this many days.")
+    retention_episode_days: int | None = Field(
+        default=None, ge=1, le=36_500, description="Curated chat turns (episodes) are kept in full this many days, "
+                                                   "then rolled up per chat and month; unset: kept for good.")
     retention_every_hours: float = Field(
         default=24.0, gt=0, description="How often the Temporal schedule runs the retention job.")
     curator_quota_tokens_per_day: int = Field(

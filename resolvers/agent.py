@@ -105,21 +105,23 @@ async def get_state_as_known_at(info: Info[Any, Any], ref: str, system_time: dat
 
 async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10, kind: str | None = None,
                               time_range: TimeRange | None = None,
-                              mode: SearchMode = SearchMode.HYBRID) -> SearchResult:
+                              mode: SearchMode = SearchMode.HYBRID,
+                              valid_time: datetime | None = None) -> SearchResult:
     span = time_range or TimeRange()
     if span.from_ and span.to and span.to <= span.from_:
         raise BadInput("timeRange: `to` must be after `from`", code="BAD_TIME")
+    within = search.window(valid_time, span.from_, span.to)
     embedder = embedder_for(info.context.settings) if mode is SearchMode.HYBRID else None
-    args = (database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50), _c(kind), span, embedder)
+    args = (database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50), _c(kind), within, embedder)
     # hybrid: the meaning list may take a second connection, only as one more slot of the owner's share
     result = await (offload_spare(_searched, *args) if embedder else blocking(_searched, False, *args))
     return SearchResult.from_view(result)
 
 
-def _searched(spare: bool, db: Database, owner: str, query: str, limit: int, kind: str | None, span: TimeRange,
-              embedder: Embedder | None) -> SearchView:
-    return search.search_world_memory(db, owner, query, limit, kind=kind, valid_from=span.from_, valid_to=span.to,
-                                      embedder=embedder, spare_connection=spare)
+def _searched(spare: bool, db: Database, owner: str, query: str, limit: int, kind: str | None,
+              within: search.Window, embedder: Embedder | None) -> SearchView:
+    return search.search_world_memory(db, owner, query, limit, kind=kind, within=within, embedder=embedder,
+                                      spare_connection=spare)
 
 
 async def get_neighbors(info: Info[Any, Any], ref: str, depth: int = 1, predicates: list[str] | None = None,
@@ -199,8 +201,9 @@ class AgentQuery:
                                                   "and what the finder holds (entity texts, summaries, rollups) "
                                                   "by words (German and English) and by meaning, fused by "
                                                   "reciprocal rank fusion; `kind` filters entities, "
-                                                  "`timeRange` the valid time of facts and memories; `mode` TEXT "
-                                                  "skips meaning (no query embedding)")
+                                                  "`timeRange` the valid time of facts and memories; "
+                                                  "`validTime`: facts as of it and episodes within a week of it; "
+                                                  "`mode` TEXT skips meaning (no query embedding)")
     world_context: WorldContext = strawberry.field(
         resolver=world_context, description="The Known World State block for one turn of a chat, within "
                                             "budgetTokens (about 4 characters each); never an error. `scope` "

@@ -19,6 +19,7 @@ from graph.agent.recall import HIDDEN
 from graph.reads.causality import Effects, Explanation
 from resolvers.codemode_types import BuildResult, ContextConvention
 from resolvers.context import blocking, database, principal
+from resolvers.episode_types import Episode
 from resolvers.ledger_types import Fact, RetentionNotice
 
 
@@ -137,15 +138,21 @@ class MemoryMatch:
                    valid_to=m.valid_to, about=m.about)
 
 
-@strawberry.type(description="An entity (by name, alias, text or meaning), a current fact (by value) or a "
-                             "memory (a summary or rollup)")
+@strawberry.type(description="An entity (by name, alias, text or meaning), a current fact (by value or as the "
+                             "answer to a question), an episode (a chat turn) or a memory (a summary or rollup)")
 class SearchHit:
     score: float = strawberry.field(description="Reciprocal rank fusion of the lists that found it")
     entity: EntityMatch | None
     fact: AgentFact | None
     memory: MemoryMatch | None
-    found_by: list[str] = strawberry.field(description="name | fact | text | meaning")
+    episode: Episode | None
+    found_by: list[str] = strawberry.field(description="name | fact | answer | text | meaning")
     matched: str | None = strawberry.field(description="The name, value or text that matched")
+    hit: strawberry.Private[r.SearchHit]
+
+    @strawberry.field(description="The hit as the agent reads it (an episode: speaker, day and words)")
+    def text(self) -> str:
+        return r.hit_line(self.hit)
 
 
 @strawberry.input(description="World (valid) time: facts and memories valid at some point in [from, to)")
@@ -159,8 +166,11 @@ class SearchResult:
     query: str
     hits: list[SearchHit]
     message: str | None
-    mode: str | None = strawberry.field(description="hybrid (meaning + text + names), or text (no embedding "
-                                                    "model configured, or it failed for this query)")
+    mode: str | None = strawberry.field(description="hybrid (meaning + text + names: the meaning list searched "
+                                                    "embedded rows), or text (see `waiting`)")
+    waiting: str | None = strawberry.field(description="Why the meaning list did not search, when it did not")
+    valid_from: datetime | None = strawberry.field(description="The time window used (validTime or timeRange)")
+    valid_to: datetime | None
     result: strawberry.Private[r.SearchResult]
 
     @strawberry.field
@@ -173,8 +183,10 @@ class SearchResult:
         hits = [SearchHit(score=h.score, entity=EntityMatch.from_view(h.entity) if h.entity else None,
                           fact=AgentFact.from_view(h.statement) if h.statement else None,
                           memory=MemoryMatch.from_view(h.memory) if h.memory else None,
-                          found_by=h.found_by, matched=h.matched) for h in s.hits]
-        return cls(query=s.query, hits=hits, message=s.message, mode=s.mode, result=s)
+                          episode=Episode.from_view(h.episode) if h.episode else None,
+                          found_by=h.found_by, matched=h.matched, hit=h) for h in s.hits]
+        return cls(query=s.query, hits=hits, message=s.message, mode=s.mode, waiting=s.waiting,
+                   valid_from=s.valid_from, valid_to=s.valid_to, result=s)
 
 
 @strawberry.type(description="A world event and its direct cause")

@@ -123,12 +123,16 @@ class CuratorQuery:
 
 @strawberry.type
 class CuratorMutation:
-    @strawberry.mutation(description="Store one chat turn for the curator (numbered per chat)")
+    @strawberry.mutation(description="Store one chat turn (numbered per chat): the curator's input and a "
+                                     "searchable episode; `occurredAt` when it was said (default now), "
+                                     "`externalId` makes it replayable")
     async def record_turn(self, info: Info[Any, Any], chat_id: str, text: str, role: TurnRole = TurnRole.USER,
                           run_id: str | None = None, thinking: str | None = None,
-                          tool_calls: list[ToolCallInput] | None = None) -> ChatTurn:
+                          tool_calls: list[ToolCallInput] | None = None, occurred_at: datetime | None = None,
+                          speaker: str | None = None, external_id: str | None = None) -> ChatTurn:
         turn = _turn_in(chat_id=chat_id, run_id=run_id, role=role.value, text=text, thinking=thinking,
-                        tool_calls=_tool_calls(tool_calls))
+                        tool_calls=_tool_calls(tool_calls), occurred_at=occurred_at, speaker=speaker,
+                        external_id=external_id)
         return await _record(info, turn)
 
     @strawberry.mutation(description="\"Remember this\" as an explicit act: stored as a user turn that "

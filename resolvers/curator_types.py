@@ -57,13 +57,18 @@ class ChatTurn:
     text: str
     explicit: bool = strawberry.field(description="Recorded by rememberThis: skips the debounce")
     tool_calls: list[ToolCall]
-    created_at: datetime
+    created_at: datetime = strawberry.field(description="When it was stored")
+    occurred_at: datetime = strawberry.field(description="When it was said")
+    speaker: str | None
+    external_id: str | None
 
     @classmethod
     def from_model(cls, turn: t.Turn) -> ChatTurn:
         return cls(id=strawberry.ID(turn.id), chat_id=turn.chat_id, seq=turn.seq, run_id=turn.run_id,
                    role=TurnRole(turn.role), text=turn.text, explicit=turn.explicit,
-                   tool_calls=[ToolCall.from_model(c) for c in turn.tool_calls], created_at=turn.created_at)
+                   tool_calls=[ToolCall.from_model(c) for c in turn.tool_calls], created_at=turn.created_at,
+                   occurred_at=turn.occurred_at or turn.created_at, speaker=turn.speaker,
+                   external_id=turn.external_id)
 
 
 @strawberry.type(description="How far the curator has read a chat, and whether it can read at all")

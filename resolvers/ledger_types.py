@@ -11,12 +11,14 @@ from typing import Any
 
 import strawberry
 from strawberry.scalars import JSON
+from strawberry.types import Info
 
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.cut_short import CutShort as CutShortModel
 from graph.ledger.proposal import REPLACE_LATER
 from graph.reads.temporal import EntityStateView, FactView
 from graph.retention.notice import RetentionNotice as RetentionModel
+from resolvers.episode_types import Episode, evidence_episode
 
 
 @strawberry.input(description="What a belief rests on")
@@ -259,6 +261,11 @@ class Fact:
     evidence: JSON
     supersedes_fact_id: strawberry.ID | None
     run_id: str | None
+
+    @strawberry.field(description="Where did you get that? The chat turn this fact's evidence came from (its "
+                                  "evidence.ref `episode:<id>`, or the turn of the curator run that quotes it)")
+    async def evidence_episode(self, info: Info[Any, Any]) -> Episode | None:
+        return await evidence_episode(info, str(self.id))
 
     @classmethod
     def from_view(cls, f: FactView) -> Fact:

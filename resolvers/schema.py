@@ -38,6 +38,7 @@ from resolvers.console import ConsoleQuery
 from resolvers.curator import CuratorMutation, CuratorQuery
 from resolvers.curator_records import CuratorRecordQuery
 from resolvers.domains import DomainsMutation, DomainsQuery
+from resolvers.episodes import EpisodeMutation
 from resolvers.erasure import ErasureMutation, ErasureQuery
 from resolvers.error_types import ErrorCode
 from resolvers.errors import format_errors
@@ -58,7 +59,7 @@ QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, C
                                   ErasureQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
                                      SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation,
-                                     ErasureMutation)
+                                     ErasureMutation, EpisodeMutation)
 
 
 # `execute` answers with one result, which a subscription never is: refused there

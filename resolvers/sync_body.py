@@ -1,9 +1,11 @@
-"""How large a request body an integration token may send: syncEntities takes up to 10,000 entries (~3 MB).
+"""How large a request body a token may send: syncEntities takes up to 10,000 entries (~3 MB) from an
+integration token, importConversation up to 10,000 turns from an owner or agent token.
 
 Every other request stays within `max_request_bytes` (1 MB). Only when a body is larger than that does
-BodyLimit ask here, once: the bearer token is looked up (in a worker thread) and an integration token may
-send up to `max_sync_request_bytes`; anyone else, and any token that cannot be checked, gets the ordinary
-limit. The allowance is explicit and bounded, and normal requests never pay for the lookup.
+BodyLimit ask here, once: the bearer token is looked up (in a worker thread); an integration token may
+send up to `max_sync_request_bytes`, an owner or agent token up to `max_import_request_bytes`; a request
+without a token, and any token that cannot be checked, gets the ordinary limit. The allowance is explicit
+and bounded, and normal requests never pay for the lookup.
 """
 
 from __future__ import annotations
@@ -31,6 +33,6 @@ def integration_allowance(database: Database, settings: Settings) -> Callable[[S
             who = await run_in_threadpool(authenticate, database, bearer_token(header))
         except WorldmemError:
             return settings.max_request_bytes
-        return settings.max_sync_request_bytes if who.kind == "integration" else settings.max_request_bytes
+        return settings.max_sync_request_bytes if who.kind == "integration" else settings.max_import_request_bytes
 
     return allowance

@@ -106,7 +106,8 @@ def test_embedding_after_commit_a_failure_never_breaks_the_commit(db: Database, 
     assert done.projected == 1 and done.embedded == 4 and done.failed == 0
     assert all(not r["embedding_pending"] and r["embedding_error"] is None and r["dims"] == 16
                for r in rows(db, demo))
-    hit = search.search_world_memory(db, demo, "vacuum", embedder=up).hits[0]
+    found = search.search_world_memory(db, demo, "vacuum", embedder=up).hits
+    hit = next(h for h in found if h.entity is not None)  # the fact itself answers first (fact and answer lists)
     assert hit.entity is not None and hit.entity.ref == "pet:luna" and "text" in hit.found_by
 
 
@@ -164,8 +165,11 @@ def test_offline_model_matches_german_queries_to_english_memories(db: Database, 
     assert "meaning" in cat.hits[0].found_by
     language = search.search_world_memory(db, demo, "Sprache der Antworten", embedder=OFFLINE)
     assert language.hits[0].entity is not None and language.hits[0].entity.ref == "person:basti"
-    code = search.search_world_memory(db, demo, "Quellcode Projekt", embedder=OFFLINE, kind="repo")
+    code = search.search_world_memory(db, demo, "Heimagent", embedder=OFFLINE, kind="repo")
     assert [h.entity.ref for h in code.hits if h.entity] == ["repo:home-agent"]
+    # below the relevance floor (cosine 0.03 to the repo's text): no hit, and the answer says so
+    nothing = search.search_world_memory(db, demo, "Quellcode Projekt", embedder=OFFLINE, kind="repo")
+    assert nothing.hits == [] and nothing.message is not None and nothing.mode == "hybrid"
 
 
 def test_without_a_model_search_runs_on_text_and_names_and_says_so(db: Database, demo: str) -> None:
@@ -184,9 +188,10 @@ def test_a_name_inside_the_query_is_found_in_german_as_in_english_without_a_mode
                                 ("was frisst die Luni", "alias in query", "Luni"),
                                 ("cat food", "alias in query", "the cat")]:
         hits = search.search_world_memory(db, demo, query).hits
-        assert hits and hits[0].entity is not None, query
-        assert (hits[0].entity.ref, hits[0].entity.via, hits[0].entity.matched) == ("pet:luna", via, matched), query
-        assert hits[0].found_by == ["name"], query
+        found = next(h for h in hits if h.entity is not None)  # a fact that answers the words may come first
+        assert found.entity is not None and all(h.entity is None for h in hits[:hits.index(found)]), query
+        assert (found.entity.ref, found.entity.via, found.entity.matched) == ("pet:luna", via, matched), query
+        assert found.found_by == ["name"], query
     lunatic = search.search_world_memory(db, demo, "Lunatic").hits  # a longer word is not the name
     assert not any(h.entity.via.endswith("in query") for h in lunatic if h.entity)
 

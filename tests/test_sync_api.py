@@ -138,7 +138,8 @@ def test_an_existing_ref_is_adopted(client: TestClient, make_token: MakeToken, d
 def test_integration_tokens_may_send_large_bodies(settings: Settings, app_db_url: str,
                                                   make_token: MakeToken, client: TestClient) -> None:
     ns, token = setup(client, make_token)
-    small = settings.model_copy(update={"max_request_bytes": 20_000, "max_sync_request_bytes": 400_000})
+    small = settings.model_copy(update={"max_request_bytes": 20_000, "max_sync_request_bytes": 400_000,
+                                        "max_import_request_bytes": 30_000})
     batch = [entry(i, ns, title="x" * 50) for i in range(300)]  # ~60 kB
     assert 20_000 < len(json.dumps(batch)) < 400_000
     with TestClient(create_app(small, database_url=app_db_url), raise_server_exceptions=False) as api:

@@ -20,6 +20,7 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from graph.episodes.model import Episode, episode_line
 from graph.errors import BadInput
 from graph.ledger.trust import INTEGRATION, source_tier
 from graph.reads.temporal import FactView
@@ -84,7 +85,8 @@ class SearchHit(BaseModel):
     entity: EntityMatch | None = None
     statement: Statement | None = None
     memory: MemoryMatch | None = None
-    found_by: list[str] = Field(default_factory=list, description="name | fact | text | meaning")
+    episode: Episode | None = None
+    found_by: list[str] = Field(default_factory=list, description="name | fact | answer | text | meaning")
     matched: str | None = Field(default=None, description="The name, value or projection text that matched")
 
 
@@ -93,7 +95,11 @@ class SearchResult(BaseModel):
     hits: list[SearchHit] = Field(default_factory=list)
     message: str | None = None
     mode: str | None = Field(default=None, description="hybrid (meaning + text + names), or text (full text and "
-                                                        "names only: no embedding model, or it failed)")
+                                                        "names only: no embedding model, it failed, or nothing "
+                                                        "is embedded yet)")
+    waiting: str | None = Field(default=None, description="Why the meaning list did not search")
+    valid_from: datetime | None = Field(default=None, description="The time window the search used")
+    valid_to: datetime | None = None
 
 
 class EventNote(BaseModel):
@@ -259,14 +265,21 @@ def search_text(result: SearchResult) -> str:
     n = len(result.hits)
     lines = [f'Search "{result.query}": {n} {"hit" if n == 1 else "hits"}, best first'
              + (" (by text and names only)" if result.mode == "text" else "")]
-    for hit in result.hits:
-        if hit.entity is not None:
-            lines.append(f"- {entity_line(hit.entity)}{SEP}{hit.entity.via} \"{hit.entity.matched}\"")
-        elif hit.statement is not None:
-            lines.append(f"- {fact_line(hit.statement)}")
-        elif hit.memory is not None:
-            lines.append(f"- {memory_line(hit.memory)}")
+    lines += [f"- {hit_line(hit)}" for hit in result.hits]
     return "\n".join(lines)
+
+
+def hit_line(hit: SearchHit) -> str:
+    """One hit as the agent reads it; an episode with its speaker, the day it was said and the words."""
+    if hit.entity is not None:
+        return f"{entity_line(hit.entity)}{SEP}{hit.entity.via} \"{hit.entity.matched}\""
+    if hit.statement is not None:
+        return fact_line(hit.statement)
+    if hit.episode is not None:
+        return f"(said in chat {hit.episode.chat_id}) {episode_line(hit.episode)[:600]}"
+    if hit.memory is not None:
+        return memory_line(hit.memory)
+    return hit.matched or ""
 
 
 def memory_line(m: MemoryMatch) -> str:

@@ -7,7 +7,8 @@ of the query against names and aliases. search_world_memory is the finder's hybr
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -26,6 +27,7 @@ EXACT = 1.0
 CLEAR_LEAD = 0.15
 MAX_QUERY = 300
 POOL = 200  # fuzzy candidates scored per kind (see the queries)
+AROUND = timedelta(days=7)  # a single valid time looks at the episodes said this long before and after it
 
 
 def now() -> datetime:
@@ -80,20 +82,44 @@ def statement(row: dict[str, Any]) -> Statement:
     return Statement(subject=row["subject_ref"], functional=row["functional"], fact=FactView.from_row(row))
 
 
+@dataclass(frozen=True)
+class Window:
+    """The valid time a search looks at: facts as of `as_of` (or during the range), episodes said in
+    [valid_from, valid_to). All None: now, and every episode."""
+
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    as_of: datetime | None = None
+
+
+def window(valid_time: datetime | None = None, valid_from: datetime | None = None,
+           valid_to: datetime | None = None) -> Window:
+    """The window of a search (pure): a range as given; a single valid time reads facts as of it and the
+    episodes said within AROUND of it; a range and a time together: the range, facts as of the time."""
+    if valid_time is not None and valid_from is None and valid_to is None:
+        return Window(valid_time - AROUND, valid_time + AROUND, valid_time)
+    return Window(valid_from, valid_to, valid_time)
+
+
 def search_world_memory(db: Database, owner: str, query: str, limit: int = 10, *, kind: str | None = None,
                         valid_from: datetime | None = None, valid_to: datetime | None = None,
-                        embedder: Embedder | None = None, spare_connection: bool = True) -> SearchResult:
-    """Entities (by name, alias, text or meaning), current facts (by value) and memories (summaries,
-    rollups), fused by reciprocal rank fusion, best first (graph.finder.search). Without an embedder the
-    search runs on text and names only, and says so (`mode`). `spare_connection`: the meaning list may run
-    beside the text lists on a second pooled connection (else after them, on the same one)."""
+                        within: Window | None = None, embedder: Embedder | None = None,
+                        spare_connection: bool = True) -> SearchResult:
+    """Entities (by name, alias, text or meaning), current facts (by value, and as answers to a question),
+    episodes (chat turns) and memories (summaries, rollups), fused by reciprocal rank fusion, best first
+    (graph.finder.search). `within` (else `valid_from`/`valid_to`): the valid-time window (facts as of it,
+    episodes around it); the result says which it used. Without an embedder, or before anything is
+    embedded, the search runs on text and names only, and says so (`mode`, `waiting`). `spare_connection`:
+    the meaning list may run beside the text lists on a second pooled connection (else after them)."""
     q = _query(query)
     if not q:
         return SearchResult(query=query, message="Give some words to search for.")
-    request = finder.Query(text=q, kind=kind, valid_from=valid_from, valid_to=valid_to,
+    w = within or Window(valid_from, valid_to)
+    request = finder.Query(text=q, kind=kind, valid_from=w.valid_from, valid_to=w.valid_to, as_of=w.as_of,
                            limit=max(1, min(limit, 50)))
     fused = finder.search(owner_rounds(db, owner, spare=spare_connection), request, embedder, now())
-    result = SearchResult(query=q, hits=fused.hits, mode=fused.mode)
+    result = SearchResult(query=q, hits=fused.hits, mode=fused.mode, waiting=fused.waiting,
+                          valid_from=w.valid_from, valid_to=w.valid_to)
     if not fused.hits:
         result.message = f'Nothing in memory matches "{q}"' + (f" of kind {kind}." if kind else ".")
     return result

@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any
 
 from graph.agent.render import EntityMatch, MemoryMatch, SearchHit, Statement
+from graph.episodes.model import Episode
 from graph.finder.fusion import Ranked
 from graph.platform import safe_times
 from graph.reads.temporal import FactView
@@ -78,16 +79,21 @@ def _ranked(rows: list[dict[str, Any]], cands: Candidates, prefix: str,
     return keys
 
 
+Episodes = dict[str, Episode]  # turn id -> the episode, read for the episode keys fusion keeps
+
+
 def projections(lists: list[tuple[str, list[dict[str, Any]]]], kind: str | None,
-                cands: Candidates) -> list[tuple[str, Ranked]]:
+                cands: Candidates, shelf: Episodes) -> list[tuple[str, Ranked]]:
     """Projection rows as fusion keys: an entity projection is its entity as the ledger has it now (the
-    survivor of a merge; each row brings its `entities`, none when of another kind than asked); other rows
-    are memories."""
+    survivor of a merge; each row brings its `entities`, none when of another kind than asked); an episode
+    projection is its turn (`episode:<turn id>`, built from `shelf`, which the search fills for the keys
+    it keeps; none when a kind is asked); other rows are memories."""
     out = []
     for name, rows in lists:
         keys = []
         for r in rows:
-            key = _projection_key(r, kind, cands)
+            key = _episode_key(r, kind, cands, shelf) if r["source_kind"] == "episode" else (
+                _projection_key(r, kind, cands))
             if key is not None:
                 keys.append((key, float(r["score"])))
         out.append((name, keys))
@@ -109,6 +115,27 @@ def _projection_key(r: dict[str, Any], kind: str | None, cands: Candidates) -> s
     if key not in cands:
         cands[key] = Candidate(partial(_memory_hit, r))
     return key
+
+
+def _episode_key(r: dict[str, Any], kind: str | None, cands: Candidates, shelf: Episodes) -> str | None:
+    if kind is not None:
+        return None
+    key = f"episode:{r['source_key']}"
+    if key not in cands:
+        cands[key] = Candidate(partial(_episode_hit, r, shelf))
+    return key
+
+
+def episode_ids(keys: list[str]) -> list[str]:
+    """The turn ids of the episode keys among `keys` (pure)."""
+    return [key.removeprefix("episode:") for key in keys if key.startswith("episode:")]
+
+
+def _episode_hit(r: dict[str, Any], shelf: Episodes, score: float, found_by: list[str]) -> SearchHit:
+    episode = shelf.get(r["source_key"])
+    if episode is None:  # the turn is gone (retention) and its projection not yet: the text alone
+        return _memory_hit(r, score, found_by)
+    return SearchHit(score=score, episode=episode, matched=_snippet(r), found_by=found_by)
 
 
 def _name_hit(r: dict[str, Any], score: float, found_by: list[str]) -> SearchHit:

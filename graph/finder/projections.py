@@ -16,8 +16,8 @@ import psycopg
 
 from graph.sql import load
 
-SourceKind = Literal["entity", "summary", "rollup", "event_summary"]
-RetentionClass = Literal["permanent", "windowed"]
+SourceKind = Literal["entity", "summary", "rollup", "event_summary", "episode"]
+RetentionClass = Literal["permanent", "windowed", "episodic"]
 MAX_TEXT = 8000
 NO_ID = UUID(int=0)
 

@@ -17,7 +17,8 @@ from typing import Any, Literal, LiteralString
 import psycopg
 
 from graph.agent.render import EntityMatch, SearchHit
-from graph.finder import hits, vector_list
+from graph.episodes.model import from_row as episode_from_row
+from graph.finder import answers, hits, vector_list
 from graph.finder.embedders import Embedder
 from graph.finder.fusion import RRF_K as RRF_K  # re-exported (tests, benches)
 from graph.finder.fusion import Ranked
@@ -35,11 +36,17 @@ from graph.platform.arrays import text_array
 from graph.sql import load
 
 LIST_K = 20  # each list's top-k; fusion then keeps `limit`
-Lists = Literal["name", "fact", "text", "meaning"]
-ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "text", "meaning")
+Rows = list[dict[str, Any]]
+Lists = Literal["name", "fact", "answer", "text", "episode", "meaning"]
+ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "answer", "text", "episode", "meaning")
 TEXT_LISTS: tuple[Lists, ...] = ("name", "fact", "text")
 # In rounds of their own the meaning list runs beside the text statement (False: after it; benches compare both).
 BESIDE = True
+# A direct answer outranks the entity the name list puts first: a question asks for the fact. The other lists
+# weigh equally (the retrieval evaluation found no better weights; docs/episodes.md).
+WEIGHTS = {"answer": 1.5}
+# Cosine similarity below which a row found by meaning is no hit (offline model; measured in docs/episodes.md).
+MEANING_FLOOR = 0.15
 
 
 @dataclass(frozen=True)
@@ -50,12 +57,19 @@ class Query:
     valid_to: datetime | None = None
     limit: int = 10
     lists: tuple[Lists, ...] = ALL_LISTS  # the evaluation runs single lists; search uses all
+    as_of: datetime | None = None  # the answer list reads facts as of this valid time (None: the range's start)
+
+    @property
+    def valid_at(self) -> datetime | None:
+        """The instant the answer list reads facts as of: `as_of`, else the range's start, else its end."""
+        return self.as_of or self.valid_from or self.valid_to
 
 
 @dataclass
 class Fused:
     hits: list[SearchHit]
     mode: str  # hybrid | text
+    waiting: str | None = None  # why the meaning list did not search (no model, nothing embedded yet)
 
 
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
@@ -79,33 +93,100 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
         ranked.append(("name", hits.names(rows["name"], cands)))
     if "fact" in rows:
         ranked.append(("fact", hits.facts(rows["fact"], cands)))
-    projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
-    mode = "text"
-    if meaning is not None and (nearest := meaning.result()) is not None:
-        mode = "hybrid"
-        projections.append(("meaning", nearest))
+    if "answer" in rows:
+        ranked.append(("answer", hits.facts(rows["answer"], cands)))
+        ranked.append(("value", hits.facts(rows["value"], cands)))
+    projections: list[tuple[str, list[dict[str, Any]]]] = [("text", _episodes_if(q, rows["text"]))] if (
+        "text" in rows) else []
+    if "episode" in rows:
+        projections.append(("episode", rows["episode"]))
+    nearest: list[dict[str, Any]] | None = None
+    if meaning is not None:
+        nearest = meaning.result()
     if embedding is not None and embedder is not None and (found := vector(embedding)) is not None:
-        mode = "hybrid"
-        projections.append(("meaning", nearest_to(run, found, embedder.name, params, owner)))
-    ranked += hits.projections(projections, q.kind, cands)
-    scores = rrf(ranked)  # equal weights: the evaluation found none better (bench/README.md)
+        nearest = nearest_to(run, found, embedder.name, params, owner)
+    mode, waiting = meaning_mode(q, embedder, nearest)
+    if nearest:
+        projections.append(("meaning", _episodes_if(q, floored(nearest))))
+    shelf: hits.Episodes = {}
+    ranked += hits.projections(projections, q.kind, cands, shelf)
+    scores = rrf(ranked, WEIGHTS)
     for name, items in ranked:
         for key in dict.fromkeys(key for key, _ in items):
             cands[key].found_by.append(name)
     best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit]
-    return Fused(hits=[cands[key].hit(scores[key]) for key in best], mode=mode)
+    if ids := hits.episode_ids(best):
+        shelf.update((e.id, e) for e in map(episode_from_row, run([(load("episodes_by_ids"), {"ids": ids})])[0]))
+    return Fused(hits=[cands[key].hit(scores[key]) for key in best], mode=mode, waiting=waiting)
+
+
+def _episodes_if(q: Query, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows, without episodes unless the query asks for the episode list (the context builder's entity
+    fallback does not: a turn is no entity, and reading its episode would cost the builder a round trip)."""
+    return rows if "episode" in q.lists else [r for r in rows if r["source_kind"] != "episode"]
+
+
+def floored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The meaning list without its weak rows (pure): a row less similar than MEANING_FLOOR is no hit, so a
+    query with nothing relevant finds nothing by meaning alone."""
+    return [r for r in rows if float(r["score"]) >= MEANING_FLOOR]
+
+
+def meaning_mode(q: Query, embedder: Embedder | None, nearest: list[dict[str, Any]] | None) -> tuple[str, str | None]:
+    """`hybrid` only when the meaning list searched embedded rows (pure); else `text` and what waits."""
+    if "meaning" not in q.lists:
+        return "text", None
+    if embedder is None:
+        return "text", "meaning: no embedding model is configured (or TEXT mode was asked)"
+    if nearest is None:
+        return "text", "meaning: the query could not be embedded"
+    if not nearest:
+        return "text", "meaning: nothing is embedded yet (the finder embeds new texts in the background)"
+    return "hybrid", None
+
+
+Statements = list[tuple[str, LiteralString, Mapping[str, Any]]]  # (list, statement, parameters)
+
+
+def _question_statements(q: Query, params: dict[str, Any]) -> Statements:
+    """The statements of the lists that read a query as a question: the answer list (candidate facts, ranked
+    by graph.finder.answers into answers and value matches) and the episode list (turns holding any content
+    word). Without a content word (only question words and filler) neither runs."""
+    words = answers.tsquery_text(answers.content_words(q.text))
+    if not words:
+        return []
+    timed = q.valid_at is not None
+    named = {**params, "words": words, "forms": text_array(name_forms(q.text)), "pool": answers.POOL,
+             "valid_at": q.valid_at or params["at"], "timed": timed, "during": timed and q.as_of is None}
+    return [(name, load(statement), named) for name, statement in
+            (("answer", "finder_search_answers"), ("episode", "finder_search_episodes")) if name in q.lists]
+
+
+def _question_rows(q: Query, statements: Statements, found: list[list[dict[str, Any]]]) -> dict[str, Rows]:
+    rows: dict[str, Rows] = dict(zip([name for name, _, _ in statements], found, strict=True))
+    if "answer" in rows:
+        rows["answer"], rows["value"] = answers.rank(rows["answer"], q.text, LIST_K)
+    return rows
 
 
 def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
-                owner_wanted: bool) -> tuple[dict[str, list[dict[str, Any]]], str | None]:
-    """The rows of the name, fact and text lists the query asks for, by list, and the owner (when the vector
-    list will need it for graph.finder.sizes)."""
+                owner_wanted: bool) -> tuple[dict[str, Rows], str | None]:
+    """The rows of the name, fact and text lists and of the question lists the query asks for, by list, and
+    the owner (when the vector list will need it for graph.finder.sizes). In rounds of their own the text
+    lists' one statement goes out alone, or, with question statements, after them in one round (they run
+    first: the statement sets generic plans for the rest of its transaction)."""
     named = {**params, "forms": text_array(name_forms(q.text))}
     plain = statement_for("agent_search_facts", q) == "agent_search_facts"
+    questions = _question_statements(q, params)
     if isinstance(run, OwnerRounds) and plain and all(name in q.lists for name in TEXT_LISTS):
-        row = run.pinned(load("finder_search_lists"), named)[0]
+        one = load("finder_search_lists")
+        if questions:
+            *found, pinned = run([*[(text, p) for _, text, p in questions], (one, {**named, "owner": run.owner})])
+            row = pinned[0]
+        else:
+            found, row = [], run.pinned(one, named)[0]
         return {"name": row["names"], "fact": hits.timed(row["facts"], hits.FACT_TIMES),
-                "text": hits.timed(row["texts"], hits.TEXT_TIMES)}, run.owner
+                "text": hits.timed(row["texts"], hits.TEXT_TIMES), **_question_rows(q, questions, found)}, run.owner
     lists = [(name, load(statement_for(statement, q))) for statement, name in
              (("agent_search_entities", "name"), ("agent_search_facts", "fact"), ("finder_search_text", "text"))
              if name in q.lists]
@@ -117,7 +198,9 @@ def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
     if owner_wanted and not isinstance(run, OwnerRounds):
         first.append(("owner", load("finder_current_owner"), ()))
     first += [(name, text, named if name == "name" else params) for name, text in lists]
+    first += questions
     rows = dict(zip([label for label, _, _ in first], run([(text, p) for _, text, p in first]), strict=True))
+    rows.update(_question_rows(q, questions, [rows.pop(name) for name, _, _ in questions]))
     if isinstance(run, OwnerRounds):
         return rows, run.owner
     owned = rows.get("owner", [])

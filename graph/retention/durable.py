@@ -29,6 +29,7 @@ class RunInput(BaseModel):
     window_days: int = Field(default=90, ge=1)
     owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
     activity_timeout_s: float = 3600.0
+    episode_days: int | None = Field(default=None, ge=1, description="Episode window (None: episodes are kept)")
 
 
 class RunSummary(BaseModel):
@@ -51,7 +52,8 @@ class RetentionActivities:
 
     @activity.defn(name=ACTIVITY)
     async def run(self, inp: RunInput) -> RunSummary:
-        report = await asyncio.to_thread(job.run, self.db, job.Options(window_days=inp.window_days, owner=inp.owner))
+        report = await asyncio.to_thread(job.run, self.db, job.Options(window_days=inp.window_days, owner=inp.owner,
+                                                                        episode_days=inp.episode_days))
         return summary(report)
 
     def all(self) -> list[Callable[..., Any]]:
@@ -70,7 +72,8 @@ class RetentionRun:
 
 def schedule(settings: Settings, owner: str | None = None) -> Schedule:
     return schedules.every(timedelta(hours=settings.retention_every_hours), WORKFLOW,
-                           RunInput(window_days=settings.retention_window_days, owner=owner),
+                           RunInput(window_days=settings.retention_window_days, owner=owner,
+                                    episode_days=settings.retention_episode_days),
                            f"{SCHEDULE_ID}-run", settings.temporal_task_queue)
 
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 
 from graph.governance.phrases import owner_language
 from graph.platform.db import Database
-from graph.retention import facts, observed, world
+from graph.retention import episodes, facts, observed, world
 from graph.retention.classes import month_over, window_edge
 from graph.sql import load
 
@@ -23,6 +23,8 @@ Progress = Callable[[int, int, str], None]
 
 class Options(BaseModel):
     window_days: int = Field(default=90, ge=1)
+    episode_days: int | None = Field(default=None, ge=1, description="Curated episodes older than this are rolled "
+                                                                     "up per chat and month and pruned (None: kept)")
     dry_run: bool = False
     owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
     now: datetime | None = None
@@ -42,6 +44,7 @@ class OwnerReport(BaseModel):
     series: list[SeriesReport] = Field(default_factory=list)
     events: list[SeriesReport] = Field(default_factory=list, description="Windowed world events, per series")
     event_months: dict[str, int] = Field(default_factory=dict, description="YYYY-MM -> observed events")
+    episodes: list[SeriesReport] = Field(default_factory=list, description="Episodes, per chat and month")
 
     @property
     def windowed_rows(self) -> int:
@@ -111,6 +114,8 @@ def run(db: Database, options: Options, progress: Progress | None = None) -> Rep
                 with db.owner_tx(owner_report.owner) as conn:
                     observed.roll_up_month(conn, m, owner_language(conn))
             step(f"{owner_report.owner}: observed events {m:%Y-%m}")
+        if options.episode_days is not None:
+            _episodes(db, owner_report, window_edge(now, options.episode_days), options.dry_run)
         if not options.dry_run and (owner_report.pruned or owner_report.events_pruned or owner_report.event_months):
             with db.owner_tx(owner_report.owner) as conn:
                 conn.execute(load("retention_edge_put"), {"edge": edge})
@@ -137,6 +142,18 @@ def _prune(db: Database, owner: str, s: facts.Series | world.EventSeries, edge: 
             return world.roll_up_and_prune(conn, s, edge, lang), None
     except facts.PruneMismatch as exc:
         return 0, str(exc)
+
+
+def _episodes(db: Database, owner_report: OwnerReport, edge: datetime, dry_run: bool) -> None:
+    """Roll each curated chat month behind `edge` up and prune its turns, one transaction per month."""
+    with db.owner_tx(owner_report.owner, read_only=True) as conn:
+        months = episodes.plan(conn, edge)
+    for m in months:
+        item = SeriesReport(series=f"chat {m.chat_id} {m.month:%Y-%m}", rows=m.n, readings=m.n)
+        owner_report.episodes.append(item)
+        if not dry_run:
+            with db.owner_tx(owner_report.owner) as conn:
+                item.pruned = episodes.roll_up_and_prune(conn, m, edge)
 
 
 def _drop(db: Database, m: date, report: Report) -> None:

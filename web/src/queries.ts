@@ -4,8 +4,12 @@ import { graphql } from './gql'
 export const FIND = graphql(`
   query Find($query: String!) {
     findEntity(query: $query, limit: 8) { matches { ref kind name score via matched } ambiguous message }
-    searchWorldMemory(query: $query, limit: 8) {
-      hits { score entity { ref kind name via matched } fact { subject text fact { id predicate value } } }
+    searchWorldMemory(query: $query, limit: 10) {
+      message
+      hits {
+        score text foundBy entity { ref kind name via matched } fact { subject text fact { id predicate value } }
+        episode { id chatId externalId occurredAt speaker role text } memory { id sourceKind text about }
+      }
     }
   }
 `)
@@ -59,7 +63,8 @@ export const HISTORY = graphql(`
 export const EXPLAIN = graphql(`
   query Explain($factId: ID!) {
     explainChange(factId: $factId) {
-      subjectRef fact { ...FactFields } supersedes { ...FactFields } supersededBy { ...FactFields }
+      subjectRef fact { ...FactFields evidenceEpisode { id chatId externalId speaker role occurredAt text } }
+      supersedes { ...FactFields } supersededBy { ...FactFields }
       causes { ...EventFields } root { id } intent { id intent intentOutcome } hypothesis
     }
   }

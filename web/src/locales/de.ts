@@ -13,7 +13,7 @@ export default {
   search: {
     heading: 'Was weiß das Gedächtnis?', label: 'Name, Alias oder Begriff', submit: 'Suchen',
     entities: 'Entitäten', facts: 'Fakten', none: 'Nichts gefunden.', ambiguous: 'Mehrdeutig: bitte wählen.',
-    via: 'gefunden über {how}',
+    via: 'gefunden über {how}', episodes: 'In Chats gesagt', memories: 'Erinnerungen', chat: 'Chat',
   },
   via: {
     ref: 'die Referenz', name: 'den Namen', alias: 'einen Alias', nameInQuery: 'den Namen in der Anfrage',
@@ -39,7 +39,7 @@ export default {
     unknown: 'Keine Entität „{ref}“.', didYouMean: 'Meintest du:', searchInstead: 'Stattdessen danach suchen',
     graph: 'Nachbarschaft', provenance: 'Herkunft', hideProvenance: 'Herkunft ausblenden',
     trace: 'Kausalkette', policy: 'Richtlinie', hypothesis: 'Hypothese', scope: 'Geltungsbereich',
-    global: 'global', since: 'seit', until: 'bis', recorded: 'erfasst', evidence: 'Beleg', reason: 'Grund',
+    global: 'global', since: 'seit', until: 'bis', recorded: 'erfasst', evidence: 'Beleg', saidIn: 'gesagt im Chat', reason: 'Grund',
     supersedes: 'Ersetzt', supersededBy: 'Ersetzt durch', chain: 'Ersetzungskette', causedBy: 'verursacht durch',
     history: 'Verlauf dieses Prädikats', confidence: 'Zuversicht', loading: 'Lädt …', updated: 'Gedächtnis aktualisiert: {committed} übernommen, {pending} zur Prüfung',
     retention: 'Dieser Zeitpunkt liegt vor der Aufbewahrungsgrenze ({edge}): ältere beobachtete Werte wurden zu Monatszusammenfassungen verdichtet und gelöscht. An ihrer Stelle stehen:',

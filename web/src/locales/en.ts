@@ -15,7 +15,7 @@ const en: typeof de = {
   search: {
     heading: 'What does the memory know?', label: 'Name, alias or term', submit: 'Search',
     entities: 'Entities', facts: 'Facts', none: 'Nothing found.', ambiguous: 'Ambiguous: please pick one.',
-    via: 'found by {how}',
+    via: 'found by {how}', episodes: 'Said in chats', memories: 'Memories', chat: 'chat',
   },
   via: {
     ref: 'its ref', name: 'its name', alias: 'an alias', nameInQuery: 'its name in the query',
@@ -41,7 +41,7 @@ const en: typeof de = {
     unknown: 'No entity “{ref}”.', didYouMean: 'Did you mean:', searchInstead: 'Search for it instead',
     graph: 'Neighbourhood', provenance: 'Provenance', hideProvenance: 'Hide provenance',
     trace: 'Causal trace', policy: 'Policy', hypothesis: 'Hypothesis', scope: 'Scope',
-    global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', reason: 'Reason',
+    global: 'global', since: 'since', until: 'until', recorded: 'recorded', evidence: 'Evidence', saidIn: 'said in chat', reason: 'Reason',
     supersedes: 'Replaces', supersededBy: 'Replaced by', chain: 'Supersede chain', causedBy: 'caused by',
     history: 'History of this predicate', confidence: 'Confidence', loading: 'Loading …', updated: 'Memory updated: {committed} committed, {pending} for review',
     retention: 'This instant lies before the retention edge ({edge}): observed values older than that were rolled up into monthly summaries and pruned. What stands in for them:',

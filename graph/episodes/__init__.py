@@ -1,0 +1,1 @@
+"""Episodes: the chat turns as searchable memory."""
