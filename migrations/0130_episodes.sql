@@ -32,6 +32,5 @@ ALTER TABLE memory_projections DROP CONSTRAINT memory_projections_retention_clas
 ALTER TABLE memory_projections ADD CONSTRAINT memory_projections_retention_class_check
     CHECK (retention_class IN ('permanent', 'windowed', 'episodic'));
 
--- Retention prunes curated episodes behind the owner's episode window (graph/retention/episodes.py), after
--- their month's rollup is written in the same transaction; the policy keeps it to the owner's own turns.
-GRANT DELETE ON chat_turns TO worldmem_app;
+-- Retention prunes curated episodes behind the owner's episode window (graph/retention/episodes.py) through
+-- wm_retention_prune_episodes: the app role itself deletes no turn (erasure's guarantee).

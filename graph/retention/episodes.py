@@ -65,6 +65,5 @@ def roll_up_and_prune(conn: psycopg.Connection[Any], m: EpisodeMonth, edge: date
         "source_key": m.key, "text": digest(m.chat_id, m.month, turns, before["text"] if before else None),
         "entity_ids": [], "importance": 0.3,
         "valid_from": bounds["month_start"], "valid_to": bounds["month_end"]})
-    gone = conn.execute(load("retention_episode_prune"), {"ids": [t.id for t in turns],
-                                                           "keys": [t.id for t in turns]}).fetchall()
-    return len(gone)
+    gone = conn.execute(load("retention_episode_prune"), {"ids": [t.id for t in turns]}).fetchone()
+    return int(gone["n"]) if gone else 0

@@ -1,9 +1,4 @@
--- Prune episodes a rollup now stands for: the turns and their projections (same transaction as the rollup).
+-- Prune episodes a rollup now stands for: the turns and their projections (same transaction as the rollup),
+-- through wm_retention_prune_episodes (the app role deletes no turn itself).
 -- Returns: n (turns deleted)
-WITH gone AS (
-    DELETE FROM memory_projections p
-    WHERE p.source_kind = 'episode' AND p.source_key = ANY(%(keys)s::text[])
-)
-DELETE FROM chat_turns t
-WHERE t.id = ANY(%(ids)s::uuid[])
-RETURNING 1
+SELECT wm_retention_prune_episodes(%(ids)s::uuid[]) AS n
