@@ -2,5 +2,5 @@
 -- Columns: id, entity_id, valid_from, valid_to. Index: entity_aliases_believed (owner_sub, namespace, alias_norm).
 SELECT id, entity_id, valid_from, valid_to FROM entity_aliases
 WHERE owner_sub = wm_owner() AND namespace = %(namespace)s AND alias_norm = lower(%(alias)s)
-  AND superseded_at IS NULL
+  AND wm_believed(superseded_at)
 FOR UPDATE

@@ -4,7 +4,7 @@
 -- Columns: id (the new row).
 WITH closed AS (
     UPDATE entity_aliases SET superseded_at = %(at)s
-    WHERE owner_sub = wm_owner() AND id = %(id)s AND superseded_at IS NULL
+    WHERE owner_sub = wm_owner() AND id = %(id)s AND wm_believed(superseded_at)
     RETURNING entity_id, namespace, alias, valid_from
 )
 INSERT INTO entity_aliases (entity_id, namespace, alias, valid_from, valid_to, recorded_at, source, run_id, op_index)

@@ -11,24 +11,24 @@ WITH named AS MATERIALIZED (
     SELECT e.id FROM entities e WHERE e.owner_sub = wm_owner() AND e.name_norm = ANY(%(forms)s::text[])
     UNION
     SELECT a.entity_id FROM entity_aliases a
-    WHERE a.owner_sub = wm_owner() AND a.alias_norm = ANY(%(forms)s::text[]) AND a.superseded_at IS NULL
+    WHERE a.owner_sub = wm_owner() AND a.alias_norm = ANY(%(forms)s::text[]) AND wm_believed(a.superseded_at)
       AND a.valid_from <= %(at)s AND (a.valid_to IS NULL OR a.valid_to > %(at)s)
 ),
 about AS (
     (SELECT f.id, true AS named, false AS named_object FROM facts f
      WHERE f.owner_sub = wm_owner() AND f.subject_id IN (SELECT id FROM named)
-       AND f.superseded_at IS NULL AND f.status = 'active' AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
+       AND wm_believed(f.superseded_at) AND f.status = 'active' AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
                 ELSE f.valid @> %(valid_at)s::timestamptz END
      LIMIT %(pool)s)
     UNION ALL
     (SELECT f.id, true, true FROM facts f
      WHERE f.owner_sub = wm_owner() AND f.object_entity_id IN (SELECT id FROM named)
-       AND f.superseded_at IS NULL AND f.status = 'active' AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
+       AND wm_believed(f.superseded_at) AND f.status = 'active' AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
                 ELSE f.valid @> %(valid_at)s::timestamptz END
      LIMIT %(pool)s)
     UNION ALL
     (SELECT f.id, false, false FROM facts f
-     WHERE %(words)s::text <> '' AND f.owner_sub = wm_owner() AND f.superseded_at IS NULL AND f.status = 'active'
+     WHERE %(words)s::text <> '' AND f.owner_sub = wm_owner() AND wm_believed(f.superseded_at) AND f.status = 'active'
        AND CASE WHEN %(during)s THEN f.valid && tstzrange(%(from)s::timestamptz, %(to)s::timestamptz)
                 WHEN %(timed)s THEN f.valid @> %(valid_at)s::timestamptz
                 ELSE f.valid_to IS NULL END

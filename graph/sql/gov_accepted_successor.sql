@@ -5,7 +5,7 @@
 UPDATE facts p SET superseded_by_fact_id = (
     SELECT f.id FROM facts f
     WHERE f.owner_sub = p.owner_sub AND f.subject_id = p.subject_id AND f.predicate = p.predicate
-      AND f.scope_entity_id IS NOT DISTINCT FROM p.scope_entity_id AND f.superseded_at IS NULL AND f.believed
+      AND f.scope_entity_id IS NOT DISTINCT FROM p.scope_entity_id AND wm_believed(f.superseded_at) AND f.believed
       AND (f.object_kind, f.object_value, f.object_entity_id)
           IS NOT DISTINCT FROM (p.object_kind, p.object_value, p.object_entity_id)
       AND f.valid && p.valid
