@@ -131,8 +131,10 @@ def test_erasure_leaves_no_trace(client: TestClient, make_token: MakeToken,  # n
     [erased] = body["data"]["explainChange"]["erased"]
     assert (erased["link"], erased["erasureId"]) == ("cause", receipt["id"]), erased
     assert "erased at the owner's request" in erased["message"] and body["data"]["explainChange"]["causes"] == []
-    report = check(test_db_url)  # the graph mirror still equals the ledger
-    assert report.ok, report.problems
+    # the graph mirror still equals the ledger for this owner (other tests' owners may hold rows written
+    # around the mirror on purpose, e.g. test_search_plans' planner fixtures, and the order of files varies)
+    problems = [p for p in check(test_db_url).problems if owner in p]
+    assert problems == [], problems
 
 
 def test_reads_of_an_erased_ref_say_when(client: TestClient, make_token: MakeToken,  # noqa: F811

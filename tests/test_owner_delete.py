@@ -72,8 +72,10 @@ def test_the_admin_deletes_an_owner_and_no_other(db: Database, test_db_url: str,
 
     assert rows_of(admin_conn, b) == before_b
     assert state_at(db, b, "pet:luna", datetime.now(UTC)) is not None
-    report = check(test_db_url)
-    assert report.ok, report.problems
+    # the mirror equals the ledger for both owners (other tests' owners may hold rows written around the
+    # mirror on purpose, e.g. test_search_plans' planner fixtures, and the order of files varies)
+    problems = [p for p in check(test_db_url).problems if a in p or b in p]
+    assert problems == [], problems
 
 
 def test_the_owner_deletes_themself_with_a_confirmation(client: TestClient, make_token: MakeToken,  # noqa: F811
