@@ -27,7 +27,8 @@ from graph.governance import decisions as governance
 from graph.governance import merge
 from graph.ledger import committer_batch, prefetch
 from graph.ledger.cut_short import CutShort
-from graph.ledger.ops import APPLY, OpContext
+from graph.ledger.op_context import OpContext
+from graph.ledger.ops import APPLY
 from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import effective_source

@@ -6,41 +6,26 @@ row-level security in the database decides what the request sees. With no owner 
 
 from __future__ import annotations
 
-import re
-import select
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import TYPE_CHECKING, Any, LiteralString
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.errors import BadInput, Unavailable
 from graph.platform import json_rows, safe_times
+from graph.platform.pooling import FIRST_WAIT_S, POOL_TIMEOUT_S, PinnedReads, connect_kwargs, quiet
+from graph.platform.pooling import check_owner as check_owner
 from graph.platform.reachable import probe
 from graph.platform.read_tx import ReadTx, queued
 from graph.sql import load
 
-if TYPE_CHECKING:
-    from graph.platform.db_async import LoopReads
-
 TX = psycopg.pq.TransactionStatus
-OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
-POOL_TIMEOUT_S = 10.0
-# After this long without a pooled connection, ask the server directly whether it is there at all.
-FIRST_WAIT_S = 1.0
 PROBE_TTL_S = 1.0
-
-
-def check_owner(owner: str) -> str:
-    if not OWNER_PATTERN.match(owner):
-        raise BadInput("owner must be 1-200 ASCII letters, digits and _.@:|+- (starting with a letter or digit; "
-                       f"no spaces, no umlauts), e.g. 'juergen' for Jürgen; got {owner[:60]!r}")
-    return owner
 
 
 def check_idle(conn: psycopg.Connection[Any]) -> None:
@@ -56,24 +41,6 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
         ConnectionPool.check_connection(conn)
 
 
-def quiet(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
-    """An open connection whose socket has nothing to read: nothing happened to it while idle (check_idle)."""
-    if conn.closed or conn.pgconn.status != psycopg.pq.ConnStatus.OK:
-        return False
-    idle = select.poll()
-    idle.register(conn.pgconn.socket, select.POLLIN | select.POLLPRI)
-    return not idle.poll(0)
-
-
-def connect_kwargs(statement_timeout_ms: int) -> dict[str, Any]:
-    """How every pooled connection of the app role is made (Database's pool, db_async.LoopReads')."""
-    return {
-        "row_factory": dict_row,
-        "options": f"-c statement_timeout={int(statement_timeout_ms)} -c search_path=public,ag_catalog",
-        "connect_timeout": 2,
-    }
-
-
 class Database:
     """A pool of connections as one database role (normally worldmem_app)."""
 
@@ -84,7 +51,7 @@ class Database:
         self._probe_lock = threading.Lock()
         self._probed: tuple[float, str | None] = (0.0, None)
         # read_pinned's statements on an event loop (db_async): the app's lifespan opens and sets it
-        self.loop_reads: LoopReads | None = None
+        self.loop_reads: PinnedReads | None = None
         self._pool = ConnectionPool(
             url,
             min_size=1,
