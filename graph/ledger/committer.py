@@ -48,7 +48,7 @@ EXPECTED = (BadInput, NotFound, Forbidden, Conflict)
 INTERNAL_FAILURES: Counter[str] = Counter()
 
 # Proposals of at least this many operations, all of kinds the batch buffers, are applied set-based first;
-# a single operation costs as much either way (measured, bench/README.md), so it keeps the plain path.
+# a single operation costs as much either way (measured), so it keeps the plain path.
 BATCHED = True
 BATCH_MIN_OPS = 2
 # A proposal of one operation runs in one pipeline with its first reads prefetched (False: as before).

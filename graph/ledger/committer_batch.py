@@ -1,4 +1,5 @@
-"""The committer's batched path: one proposal's writes buffered and flushed set-based (issue 11).
+"""The committer's batched path: one proposal's writes buffered and flushed set-based, a few
+statements per proposal instead of several per operation.
 
 The handlers in graph/ledger/ops.py run unchanged on a `Batch`, a stand-in for the transaction's connection:
 - what the ledger aggregates write (entities, aliases, fact rows, closes, successors, their vertices and

@@ -1,4 +1,4 @@
-"""What a proposal will ask first: for one operation fetched with the owner's clock (issue 11); the batched
+"""What a proposal will ask first: for one operation fetched with the owner's clock (one round trip); the batched
 path (committer_batch.Batch.prefetch) reads the same statement beside its own.
 
 The plain path of the committer asked for its entity kinds, its relation type, (through screening) the

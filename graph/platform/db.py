@@ -34,7 +34,7 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
     An idle connection has nothing to read. A server that ended it (restart, pg_terminate_backend, idle
     timeout) sent a FATAL message and closed the socket, which makes it readable (or hung up); then the
     pool's own check (an empty query) runs and fails, and the pool replaces the connection. A quiet socket
-    skips that round trip, which was one of every read's few (issue 11). The window is the same as with the
+    skips that round trip, which was one of every read's few. The window is the same as with the
     full check: a kill after the check and before the first statement fails that statement either way.
     """
     if not quiet(conn):
@@ -46,7 +46,7 @@ class Database:
 
     def __init__(self, url: str, *, max_size: int = 8, statement_timeout_ms: int = 5000) -> None:
         safe_times.install()  # one stored time out of range must not fail a whole answer
-        json_rows.install()  # jsonb values parsed by pydantic-core (issue 11)
+        json_rows.install()  # jsonb values parsed by pydantic-core: most of a read's row decoding
         self.url, self.max_size, self.statement_timeout_ms = url, max_size, statement_timeout_ms
         self._probe_lock = threading.Lock()
         self._probed: tuple[float, str | None] = (0.0, None)
@@ -83,7 +83,7 @@ class Database:
 
         With `pipelined` the whole block runs in that pipeline: BEGIN and the owner go out with the caller's
         first statements, COMMIT with its last ones, and only a fetch waits for the server (the committer's
-        single-operation proposals, issue 11). A statement whose result is never fetched reports its error at
+        single-operation proposals). A statement whose result is never fetched reports its error at
         the next fetch or at the end of the block (the transaction is then rolled back, never committed); a
         nested `conn.pipeline()` there would sync.
         """
@@ -120,7 +120,7 @@ class Database:
 
     def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The rows of ONE read-only statement that pins `owner` itself: one message, one round trip, no
-        pipeline (issue 11). The statement calls a function whose first statement pins its `%(owner)s`
+        pipeline. The statement calls a function whose first statement pins its `%(owner)s`
         parameter (wm_pin_reader, migrations/0080: app.current_owner and READ ONLY, transaction-locally)
         and whose second is the read; the statement is its own transaction (autocommit), so nothing of the
         owner outlives it, and a statement that did not pin would read nothing (the policies fail closed).
@@ -131,7 +131,7 @@ class Database:
     @contextmanager
     def read_tx(self, owner: str) -> Iterator[ReadTx]:
         """An explicit read-only transaction pinned to `owner` whose set-up and end cost no round trip of
-        their own (issue 11): the connection stays in pipeline mode for the whole block, so BEGIN and the
+        their own: the connection stays in pipeline mode for the whole block, so BEGIN and the
         owner (with READ ONLY) go out with the caller's first statement, every fetch is one round trip (a
         Flush, not a Sync: the transaction goes on), and `ReadTx.last` sends its statements with the COMMIT.
         Without `last`, the block ends with COMMIT as one more round trip; on any error it is rolled back.
@@ -158,7 +158,7 @@ class Database:
         owner checked, errors translated, autocommit while lent (each block sends its own BEGIN or Sync, and
         its owner statement), and handed back as the pool lent it, whatever happened (_ended). Taken and given
         back with getconn / putconn, not the pool's context manager, whose commit on leaving _ended makes moot:
-        three context managers fewer per read (issue 11)."""
+        three context managers fewer per read."""
         check_owner(owner)
         with self.translating():
             conn = self._borrow()
