@@ -12,8 +12,22 @@ import psycopg
 from graph.ledger import prefetch
 from graph.ledger.cut_short import CutShort
 from graph.ledger.tokens import Principal
+from graph.settings import Settings
 
 OpOutcome = Literal["committed", "pending"]
+
+
+@dataclass(frozen=True)
+class WriteRules:
+    """The settings a proposal's handlers apply, taken from the Settings the caller was given (create_app's,
+    the CLI's), so a service configured in code writes by its own rules, not the environment's."""
+
+    max_value_bytes: int
+    pending_below_confidence: float
+
+    @classmethod
+    def of(cls, settings: Settings) -> WriteRules:
+        return cls(settings.max_value_bytes, settings.pending_below_confidence)
 
 
 @dataclass
@@ -26,6 +40,7 @@ class OpContext:
     run_id: str
     chat_id: str | None
     at: datetime
+    rules: WriteRules
     op_index: int = 0
     untrusted: bool = False
     # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)

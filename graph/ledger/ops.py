@@ -21,7 +21,6 @@ from graph.ledger.op_context import OpContext, OpOutcome
 from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
 from graph.ledger.trust import principal_tier, source_tier
 from graph.reads import intent
-from graph.settings import get_settings
 
 
 def _entity_kind(ctx: OpContext, key: str) -> registries.EntityKind | None:
@@ -139,7 +138,7 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     if obj is not None and rt.object_kinds and obj.kind not in rt.object_kinds:
         raise BadInput(f"{op.predicate!r} does not take an object of kind {obj.kind!r}", code="KIND_MISMATCH")
     value = op.value if isinstance(op, p.AssertFact) else None
-    if obj is None and len(json.dumps(value)) > get_settings().max_value_bytes:
+    if obj is None and len(json.dumps(value)) > ctx.rules.max_value_bytes:
         raise BadInput("the value is too large", code="VALUE_TOO_LARGE")
     caused_by = _event_id(ctx, op.caused_by_event)
     if op.replace_later:
@@ -166,7 +165,7 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     live = batch.live_markers if batch is not None else ctx.known is None or ctx.known.live_markers
     if live:  # without a live marker, screening neither rejects nor lifts
         suppression.screen(ctx, source, row)
-    if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
+    if op.confidence < ctx.rules.pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
         facts.insert(ctx.conn, ctx.owner, _row(ctx, row, new, status="pending", supersedes=None))
         return "pending"
     believe(ctx, row, new, replace_later=op.replace_later,
