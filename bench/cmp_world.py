@@ -1,4 +1,4 @@
-"""The comparison world of issue 11, generated here: 10 owners x 1,000 entities x 5,000 relationship facts.
+"""The comparison world of the read benchmarks, generated here: 10 owners x 1,000 entities x 5,000 relationship facts.
 
 Deterministic (`random.Random(42)`); it makes the same random draws in the same order as the Graphiti side's
 generator (the Graphiti comparison tool beside the project, not imported: this is our own code), so both systems

@@ -1,4 +1,4 @@
-"""Where worldContext's time goes at 50k and 1M facts (issue 11): round trips, statements, plans, Python.
+"""Where worldContext's time goes at 50k and 1M facts: round trips, statements, plans, Python.
 
     python -m bench.context_profile [--db worldmem_perf_scale] [--reps 200] [--plans] [--cprofile]
 

@@ -1,8 +1,8 @@
 """`--cpus`: a bench run with its own processes and the embedded cluster's on a set of CPUs.
 
-On the Firecracker VMs of issue 11 a process woken on the other, halted vCPU costs ~0.2 ms per wake-up,
-and a served read wakes four times (client -> server -> PostgreSQL -> server -> client): bench/README.md,
-"twelfth pass". `pinned(cpus, settings)` puts this process (and so the servers it starts), the running cluster's
+On Firecracker VMs a process woken on the other, halted vCPU costs ~0.2 ms per wake-up,
+and a served read wakes four times (client -> server -> PostgreSQL -> server -> client).
+`pinned(cpus, settings)` puts this process (and so the servers it starts), the running cluster's
 postmaster and every process it forked (backends forked later inherit it) on `cpus`, and gives everything
 back the CPUs it had when the block ends. Graphiti's side is pinned with `taskset -c CPUS` (its FalkorDB
 runs in a child process, which inherits it).

@@ -25,7 +25,7 @@ from graph.settings import get_settings
 from graph.sql import trusted
 
 DB, OWNER = "worldmem_bench_events", "bench-events"
-# The query this replaced (graph/sql/event_lookup.sql before issue 8), kept here to compare against.
+# The query this replaced (graph/sql/event_lookup.sql's earlier form), kept here to compare against.
 OLD = trusted("SELECT id, occurred_at, correlation_id FROM world_events WHERE owner_sub = wm_owner() "
               "AND (id::text = %(key)s OR external_ref = %(key)s) LIMIT 1")
 SEED = trusted("INSERT INTO world_events (owner_sub, event_type, occurred_at, recorded_at, external_ref) "

@@ -1,4 +1,4 @@
-"""A new owner's bulk import, read at once: are the reads as fast as after ANALYZE? (issue 16)
+"""A new owner's bulk import, read at once: are the reads as fast as after ANALYZE?
 
 On a scratch database of its own (created, migrated and dropped here; autovacuum off on its tables, so
 no background ANALYZE hides the case): owner A imports 3,000 people with two facts each in 500-operation
@@ -109,7 +109,7 @@ def timed(work: dict[str, Case]) -> dict[str, list[float]]:
 
 def summary(t: list[float]) -> dict[str, float]:
     """A call slower than the app's statement timeout counts as a timeout (the bench's own timeout is
-    far longer: a statement cancelled inside an owner transaction upset this server, see bench/README)."""
+    far longer: a statement cancelled inside an owner transaction upset this server)."""
     limit = get_settings().statement_timeout_ms
     return {"p50": statistics.median(t), "p95": statistics.quantiles(t, n=20)[18],
             "timeouts": sum(ms > limit for ms in t)}

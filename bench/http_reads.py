@@ -1,4 +1,5 @@
-"""The reads of issue 11's table, through the library and through GraphQL over HTTP, on the comparison world.
+"""The point reads, neighbours and searches, through the library and through GraphQL over HTTP, on the
+comparison world.
 
     python -m bench.http_reads [--reps 300] [--reload] [--out result.json] [--cpus 0]
 

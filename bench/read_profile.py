@@ -1,4 +1,4 @@
-"""Where the time of issue 11's point reads goes, in the library: round trips, statements, Python.
+"""Where the time of the point reads goes, in the library: round trips, statements, Python.
 
     python -m bench.read_profile [--reps 300] [--cprofile 15] [--read stateAt(now)] [--plans]
     python -m bench.read_profile --baseline /work/main [--reps 300] [--rounds 2] [--baseline-db NAME]
@@ -26,7 +26,7 @@ worldmem_app` (the admin may load auto_explain), over TCP.
 
 Only the library entry points bench.http_reads calls are imported, so the file runs against another
 checkout's code too (`PYTHONPATH=/work/main python bench/read_profile.py`, after copying it out), which
-is how the before/after in bench/README.md was measured.
+measures a before and after.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Retrieval quality of searchWorldMemory on a generated world (issue 13): recall@5 and MRR@10 for full
+"""Retrieval quality of searchWorldMemory on a generated world: recall@5 and MRR@10 for full
 text only, vector only, text + names (the no-model mode) and hybrid, per embedding candidate.
 
     python -m bench.retrieval_eval [--fillers 2400] [--minilm PATH/model.zip] [--by-category] [--keep] [--ef 40,400]

@@ -1,4 +1,4 @@
-"""A generated household-and-work world for the finder's retrieval evaluation (issue 13), with a labelled
+"""A generated household-and-work world for the finder's retrieval evaluation, with a labelled
 query set.
 
 The world: 60 hand-written anchor entities (each with a description, some aliases, some written in German
@@ -205,8 +205,8 @@ QUERIES: list[LabelledQuery] = [
     Q("key safe code", "thing:bike-lock", "en"), Q("house plant watering", "thing:plant", "en>de"),
 ]
 
-# Held out: written before the fusion and projection changes of issue 13's "hybrid must beat both" (branch
-# hybridwin) and never used to choose them; reported next to QUERIES to show the changes generalise. Same
+# Held out: written before the fusion and projection changes that made hybrid search beat
+# both single lists and never used to choose them; reported next to QUERIES to show the changes generalise. Same
 # anchors and categories, other wordings (umlaut spellings, possessives, German paraphrases included, as
 # an owner types them).
 HELD_OUT: list[LabelledQuery] = [

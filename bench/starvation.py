@@ -1,4 +1,4 @@
-"""Starvation under attack: another owner's `stateAt` latency while one owner attacks (issue 10's evidence).
+"""Starvation under attack: another owner's `stateAt` latency while one owner attacks.
 
     python -m bench.starvation [--code-dir DIR] [--rounds 3]
 

@@ -1,4 +1,4 @@
-"""syncEntities at 10,000 entries per call: new, unchanged, and 5 % changed (issue 15).
+"""syncEntities at 10,000 entries per call: new, unchanged, and 5 % changed.
 
 On a scratch database of its own (created, migrated and dropped here), an integration `bench` syncs
 10,000 GitHub-like issues (5 content keys each) three times: all new, all unchanged (the same call again),

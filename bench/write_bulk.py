@@ -1,9 +1,9 @@
-"""Committer throughput for bulk proposals (issue 11): facts per second, ledger + AGE mirror, one client.
+"""Committer throughput for bulk proposals: facts per second, ledger + AGE mirror, one client.
 
 On a scratch database of its own (created, migrated, dropped): an owner imports people in 500-operation
 proposals through `commit_proposal` (entity, a description fact, a `knows` relationship each: two facts,
 three operations). Rounds alternate between the committer as it is and, with `--baseline`, the committer
-with its batched path switched off (one statement per operation, as before issue 11), each on a fresh
+with its batched path switched off (one statement per operation), each on a fresh
 owner, so both see the same database and the same machine load. `--profile` prints cProfile's top
 entries of one round instead.
 

@@ -1,11 +1,11 @@
-"""Committer throughput with concurrent writers (issue 11): single-operation proposals per second.
+"""Committer throughput with concurrent writers: single-operation proposals per second.
 
 On a scratch database of its own (created, migrated, dropped): 8 writer processes (separate clients, each
 with its own connection, as worldmem_app under row-level security) commit one-operation proposals through
 `commit_proposal` as fast as they can: each asserts a new `description` (functional, so the believed row
 is closed and replaced) of one of 50 people of its owner. By default every writer has its own owner;
 with `--same-owner` all eight write for one owner (the owner's clock serialises them). Rounds alternate
-the committer as it is and, with `--baseline`, the one-by-one path as before issue 11, on fresh owners.
+the committer as it is and, with `--baseline`, the one-by-one path, on fresh owners.
 
     python -m bench.write_concurrent [--writers 8] [--proposals 150] [--rounds 3] [--same-owner] [--baseline]
                                      [--against /path/to/other/checkout]

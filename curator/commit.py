@@ -24,6 +24,7 @@ from curator.usage import record_usage
 from graph.errors import Conflict
 from graph.governance.review import correction_notices
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.op_context import WriteRules
 from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
 from graph.platform import metrics
@@ -40,13 +41,15 @@ class StaleBatch(Exception):
 
 
 def write(db: Database, owner: str, proposal: MemoryMutationProposal,
-          on_commit: Callable[[psycopg.Connection[Any], CommitResult], None]) -> CommitResult:
+          on_commit: Callable[[psycopg.Connection[Any], CommitResult], None], rules: WriteRules | None = None
+          ) -> CommitResult:
     """The curator's one call of the committer: with the owner's agent principal, never as the user (the
     ledger then routes each assertion by its evidence kind, graph.ledger.trust.route)."""
-    return commit_proposal(db, Principal(owner=owner, kind="agent"), proposal, on_commit=on_commit)
+    return commit_proposal(db, Principal(owner=owner, kind="agent"), proposal, on_commit=on_commit, rules=rules)
 
 
-def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed) -> RunReport:
+def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed, rules: WriteRules | None = None
+                 ) -> RunReport:
     dropped = list(routed.dropped)
     ops, indexes = list(routed.operations), list(routed.indexes)
     report = RunReport(owner=batch.owner, chat_id=batch.chat_id, run_id=batch.run_id, status="committed",
@@ -58,7 +61,7 @@ def commit_batch(db: Database, batch: Batch, analysis: Analysis, routed: Routed)
             "untrusted": batch.untrusted})
         record = _Record(batch, analysis, dropped, routed.vocabulary, report.proposed)
         try:
-            result = write(db, batch.owner, proposal, record)
+            result = write(db, batch.owner, proposal, record, rules)
         except StaleBatch:
             return report.model_copy(update={"status": "stale", "dropped": dropped})
         except Conflict as exc:

@@ -23,6 +23,7 @@ from curator.extract import analyse
 from curator.prompt import SYSTEM_PROMPT
 from curator.validate import validate
 from graph.agent.render import approx_tokens
+from graph.ledger.op_context import WriteRules
 from graph.platform.db import Database
 from graph.platform.tracing import span
 from graph.settings import Settings
@@ -76,7 +77,7 @@ class Curator:
 
     def commit(self, batch: Batch, analysis: Analysis, routed: Routed) -> RunReport:
         with span("curator.commit", operations=len(routed.operations)) as current:
-            report = step.commit_batch(self.db, batch, analysis, routed)
+            report = step.commit_batch(self.db, batch, analysis, routed, WriteRules.of(self.settings))
             current.set_attribute("status", report.status)
         return report
 

@@ -35,6 +35,7 @@ from curator.batch import Analysis, Batch, Dropped, Routed, VocabularyItem
 from curator.origin import slug as origin_slug
 from graph.errors import BadInput
 from graph.ledger import entities
+from graph.ledger.entity import Entity, parse_ref
 from graph.ledger.registries import get_entity_kind, get_relation_type
 from graph.ledger.trust import privileged_memory
 from graph.platform.db import Database
@@ -142,7 +143,7 @@ def _entity(conn: psycopg.Connection[Any], state: _State, op: dict[str, Any]) ->
     if get_entity_kind(conn, op["kind"]) is None:
         _vocabulary(state, "entity_kind", op["kind"], op)
         op = {**op, "kind": FALLBACK_KIND, "ref": _rekind(wanted, FALLBACK_KIND)}
-    parsed = entities.parse_ref(op["ref"])
+    parsed = parse_ref(op["ref"])
     if parsed is None or parsed[0] != op["kind"]:
         raise Drop("BAD_REF", f"ref {op['ref']!r} is not {op['kind']}:slug")
     same = _strong_match(conn, op)
@@ -167,13 +168,13 @@ def _free(conn: psycopg.Connection[Any], alias: str, ref: str) -> bool:
     return holder is None or holder.ref == ref
 
 
-def _strong_match(conn: psycopg.Connection[Any], op: dict[str, Any]) -> entities.Entity | None:
+def _strong_match(conn: psycopg.Connection[Any], op: dict[str, Any]) -> Entity | None:
     """The existing entity this upsert is, by a strong signal only (external id, e-mail or handle alias)."""
     if op.get("external_id"):
         row = conn.execute(load("curator_entity_by_external_id"),
                            {"kind": op["kind"], "external_id": op["external_id"]}).fetchone()
         if row is not None:
-            return entities.Entity.model_validate(row)
+            return Entity.model_validate(row)
     for alias in op.get("aliases") or []:
         if STRONG_ALIAS.match(alias):
             found = _resolve(conn, alias)
@@ -191,7 +192,7 @@ def _ref(conn: psycopg.Connection[Any], state: _State, ref: str, op: dict[str, A
         state.kinds[found.ref] = found.kind
         state.names.setdefault(found.ref, []).append(found.canonical_name)
         return found.ref
-    parsed = entities.parse_ref(ref)
+    parsed = parse_ref(ref)
     if parsed is None:
         raise Drop("UNKNOWN_REF", f"{ref!r} names no known entity and is not a kind:slug ref")
     state.new.add(ref)
@@ -222,7 +223,7 @@ def _implicit(state: _State, op: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _resolve(conn: psycopg.Connection[Any], ref: str) -> entities.Entity | None:
+def _resolve(conn: psycopg.Connection[Any], ref: str) -> Entity | None:
     try:
         return entities.resolve(conn, ref)
     except BadInput as exc:  # an alias of several entities: never guess which one
@@ -305,7 +306,7 @@ def _clash(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def _rekind(ref: str, kind: str) -> str:
-    parsed = entities.parse_ref(ref)
+    parsed = parse_ref(ref)
     slug = parsed[1] if parsed else re.sub(r"[^A-Za-z0-9_.\-]+", "-", ref).strip("-") or "unnamed"
     return f"{kind}:{slug}"
 

@@ -3,7 +3,7 @@
 uvicorn's own access log (off: resolvers.serving) builds a logging.LogRecord per request on the request's
 path: the caller's frame looked up, the time, the thread and the process names, the handler's lock. Measured
 against no access log at all, that and the lines' formatting in the writer thread cost a served stateAt(T)
-0.05-0.1 ms of server CPU and most of its tail (bench/README.md, ninth pass). Here a request's path appends
+0.05-0.1 ms of server CPU and most of its tail. Here a request's path appends
 its scope and status to a deque and nothing else; a background thread formats the lines every `interval_s`
 (the same text uvicorn's AccessFormatter writes without colours) and writes them in one call. At most
 `max_pending` lines wait (the oldest are kept, later ones dropped and counted in `dropped`), which at one

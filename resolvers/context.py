@@ -34,6 +34,7 @@ from strawberry.types import ExecutionContext, Info
 
 from curator.turns import NO_LISTENER, TurnListener
 from graph.errors import Forbidden, Unauthenticated, Unavailable, WorldmemError
+from graph.ledger.op_context import WriteRules
 from graph.ledger.token_cache import TokenCache
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -209,6 +210,14 @@ def database(info: Info[Any, Any]) -> Database:
     if not isinstance(ctx, Context):
         raise Unauthenticated("a valid bearer token is required")
     return ctx.database
+
+
+def write_rules(info: Info[Any, Any]) -> WriteRules:
+    """The committer's rules from the settings the app was created with (create_app), not the environment's."""
+    ctx = info.context
+    if not isinstance(ctx, Context):
+        raise Unauthenticated("a valid bearer token is required")
+    return WriteRules.of(ctx.settings)
 
 
 async def blocking(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

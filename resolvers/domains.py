@@ -20,7 +20,7 @@ from graph.domains import history as hi
 from graph.errors import BadInput
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.reads import suggest
-from resolvers.context import blocking, database, principal
+from resolvers.context import blocking, database, principal, write_rules
 from resolvers.domains_types import AttributeSeries, Commitment, Contact, ContactUpsertResult, HeldFor
 from resolvers.ledger_types import CommitResult
 
@@ -100,13 +100,15 @@ class DomainsMutation:
                              external_id: str | None = None, observed_at: datetime | None = None,
                              run_id: str | None = None) -> ContactUpsertResult:
         done = await blocking(ct.upsert_contact, database(info), principal(info), identities, name,
-                              external_id=external_id, observed_at=observed_at, run_id=run_id)
+                              external_id=external_id, observed_at=observed_at, run_id=run_id,
+                              rules=write_rules(info))
         _signal(info, "upsertContact", done.commit)
         return ContactUpsertResult.from_model(done)
 
     @strawberry.mutation(description="Believe a commitment's status (e.g. done) from `validFrom` (default now)")
     async def set_commitment_status(self, info: Info[Any, Any], ref: str, status: str,
                                     valid_from: datetime | None = None, run_id: str | None = None) -> CommitResult:
-        outcome = await blocking(cm.set_status, database(info), principal(info), ref, status, valid_from, run_id)
+        outcome = await blocking(cm.set_status, database(info), principal(info), ref, status, valid_from, run_id,
+                                 rules=write_rules(info))
         _signal(info, "setCommitmentStatus", outcome)
         return CommitResult.from_outcome(outcome)

@@ -1,14 +1,14 @@
 """`ErrorCode` in the SDL: every code an error's `extensions.code` or a rejection's `code` can carry.
 
 The enum is graph/error_codes.py's (the one list); here it becomes a GraphQL enum, each value documented
-with its description and category.
+with the description and category listed beside it there.
 """
 
 from __future__ import annotations
 
 import strawberry
 
-from graph.error_codes import ABOUT, ErrorCode
+from graph.error_codes import ErrorCode
 
 strawberry.enum(
     ErrorCode, name="ErrorCode",
@@ -17,7 +17,7 @@ strawberry.enum(
                 "decide; auth = the token may not; retry = memory could not answer now; internal = a bug "
                 "on the server (nothing was written).")
 for _value in ErrorCode.__strawberry_definition__.values:  # type: ignore[attr-defined]  # set by strawberry.enum
-    _category, _about = ABOUT[ErrorCode(_value.value)]
-    _value.description = f"{_about} ({_category.value})"
+    _code = ErrorCode[_value.name]
+    _value.description = f"{_code.about} ({_code.category.value})"
 
 __all__ = ["ErrorCode"]

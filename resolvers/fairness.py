@@ -17,7 +17,7 @@ neither a connection nor a thread.
 
 The worker threads are a plain ThreadPoolExecutor of anyio's default size (40) rather than
 starlette's run_in_threadpool: the hand-off is one future, without anyio's capacity limiter and cancel scope
-(a read over HTTP measured 0.1-0.15 ms faster at p50, issue 11). As with anyio, a cancelled caller waits for
+(a read over HTTP measured 0.1-0.15 ms faster at p50). As with anyio, a cancelled caller waits for
 its thread to finish, so the owner's slot is never given back while the thread still works; the context
 (safe_times' notes, the budget) goes along as anyio's does.
 """
@@ -109,8 +109,7 @@ def alone() -> bool:
     resolvers.pinned awaits a point read on the event loop only then. With other requests in flight, the
     loop's own work (and the GIL it holds meanwhile) is what they wait for, and a worker thread does the read
     with more throughput: 8 clients of mixed load did 378-460 req/s with every point read on the loop against
-    main's 496-514 with them in threads, and 493-524 with this rule against main's 503-545 in the same runs
-    (bench/README.md, "Point reads on the event loop")."""
+    main's 496-514 with them in threads, and 493-524 with this rule against main's 503-545 in the same runs."""
     budget = CURRENT.get()
     return budget is None or budget.gates.in_flight <= 1
 

@@ -22,7 +22,7 @@ from graph.governance.merge import merges_for_run
 from graph.governance.review import correction_notices, pending_review
 from graph.ledger import proposal as p
 from graph.ledger.committer import commit_proposal
-from resolvers.context import blocking, database, principal
+from resolvers.context import blocking, database, principal, write_rules
 from resolvers.governance_types import CorrectionNotice, EntityMerge, GovernanceResult, PendingReview
 from resolvers.ledger_types import CommitResult
 
@@ -51,7 +51,7 @@ async def _govern(info: Info[Any, Any], field: str, op: Any, run_id: str | None,
         proposal = p.MemoryMutationProposal(run_id=run, proposed_by="governance", operations=[op])
     except ValidationError:
         raise BadInput("runId must be 1-200 characters", code="INVALID_OPERATION") from None
-    outcome = await blocking(commit_proposal, database(info), who, proposal)
+    outcome = await blocking(commit_proposal, database(info), who, proposal, rules=write_rules(info))
     if outcome.rejected:
         first = outcome.rejected[0]
         info.context.reject(field, f"{field} rejected, nothing written: {first.message}", first.code)

@@ -22,7 +22,7 @@ from graph.ledger.proposal import MemoryMutationProposal, Operation
 from graph.reads import suggest
 from graph.reads.temporal import fact_history_retention
 from resolvers import pinned
-from resolvers.context import blocking, database, principal, require
+from resolvers.context import blocking, database, principal, require, write_rules
 from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, RetentionNotice, to_operation
 
 OPERATION = TypeAdapter(Operation)
@@ -122,7 +122,8 @@ class LedgerMutation:
         if parsed is None:
             outcome = CommitOutcome(rejected=rejected)
         else:
-            outcome = await blocking(commit_proposal, database(info), who, parsed, recorded_at=recorded_at)
+            outcome = await blocking(commit_proposal, database(info), who, parsed, recorded_at=recorded_at,
+                                     rules=write_rules(info))
             if outcome.committed:
                 _nudge_finder(info, who.owner, parsed)
         _signal_rejections(info, outcome)

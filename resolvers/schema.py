@@ -125,7 +125,6 @@ def build_schema(max_depth: int = MAX_DEPTH) -> WorldmemSchema:
         subscription=LiveSubscription,
         # one extension per request does the token, the guard, the depth and complexity limits and the soft
         # errors: each extension Strawberry builds and hooks per request cost ~0.03 ms of a point read
-        # (bench/README.md)
         extensions=[lambda: OperationGuard(max_depth)],
         config=StrawberryConfig(scalar_map=SCALAR_MAP),
         # The codes of `extensions.code` and `Rejected.code` (a String in the contract), documented.

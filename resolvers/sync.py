@@ -13,7 +13,7 @@ from strawberry.types import Info
 from graph.sync import entries as model
 from graph.sync.removal import remove_integration
 from graph.sync.writer import sync_entities
-from resolvers.context import blocking, database, principal
+from resolvers.context import blocking, database, principal, write_rules
 
 
 @strawberry.enum(description="What one synced entry came to")
@@ -85,7 +85,8 @@ async def sync_entities_field(info: Info[Any, Any], source: str, entries: list[S
     who = principal(info)
     parsed = [_entry(e) for e in entries]
     valid = [p for p in parsed if p is not None]
-    outcome = await blocking(sync_entities, database(info), who, source, valid)
+    outcome = await blocking(sync_entities, database(info), who, source, valid,
+                             max_value_bytes=write_rules(info).max_value_bytes)
     # entries whose content is not an object never reach the writer: put them back in place
     results: list[model.EntryResult] = []
     written = iter(outcome.entries)

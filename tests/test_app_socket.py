@@ -1,4 +1,4 @@
-"""The application role talks to the embedded cluster over its Unix socket (issue 11); the admin role, a URL of
+"""The application role talks to the embedded cluster over its Unix socket; the admin role, a URL of
 one's own and WORLDMEM_DB_SOCKET=0 stay on TCP. `inet_server_addr()` is NULL on a Unix socket and the server's
 address over TCP, so each test asks the server which way it was reached."""
 

@@ -1,4 +1,4 @@
-"""As known at R means as known at R, also across merges and splits (issue 8).
+"""As known at R means as known at R, also across merges and splits.
 
 The one as-of condition (`wm_during` / `wm_known` in the database, `timeline.during` / `known` in Python)
 agrees with itself in SQL, in Cypher and in Python; and refs are resolved as of the system time asked,

@@ -1,4 +1,4 @@
-"""The committer's batched path (graph/ledger/committer_batch.py, issue 11) writes exactly what the
+"""The committer's batched path (graph/ledger/committer_batch.py) writes exactly what the
 one-by-one path writes: the same ledger rows, links, aliases, events, vertices and edges, the same results
 and rejections; all or nothing, idempotent, and doctor finds graph == ledger."""
 

@@ -1,5 +1,5 @@
 """A proposal of one operation runs in one pipeline, without a savepoint, with its registry reads fetched
-with the owner's clock (graph/ledger/committer.py PIPELINED, graph/ledger/prefetch.py, issue 11): it writes
+with the owner's clock (graph/ledger/committer.py PIPELINED, graph/ledger/prefetch.py): it writes
 exactly what the path before wrote, rolls back all of itself on a rejection, reports a constraint as
 INTERNAL, leaves its connection usable, and needs fewer round trips."""
 
@@ -128,7 +128,7 @@ def test_a_refused_write_nobody_fetched_is_internal_at_commit(db: Database, owne
 
 def test_the_record_announces_the_commit_and_a_rejection_announces_nothing(
         db: Database, owner: str, app_db_url: str, pipelined: None) -> None:
-    """commit_record.sql also sends live_commit_notify's announcement (issue 11: one statement, not two)."""
+    """commit_record.sql also sends live_commit_notify's announcement (one statement, not two)."""
     with psycopg.connect(app_db_url, autocommit=True) as listener:
         listener.execute("LISTEN worldmem_commit")
         assert one(db, owner, "n1", AssertFact(subject="person:luna", predicate="name", value="Luna",

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from client.http import MemoryUnavailable, ToolInputError, WorldmemClient
-from graph.error_codes import ABOUT, Category, ErrorCode, caller_must_fix
+from graph.error_codes import Category, ErrorCode, caller_must_fix
 from graph.errors import BOUNDARY_CODES
 from resolvers.errors import extensions_for
 from resolvers.request_guard import STATUS_CODES
@@ -67,8 +67,16 @@ def test_every_code_raised_anywhere_is_in_the_enum() -> None:
 
 
 def test_every_code_has_a_category_and_a_description() -> None:
-    assert set(ABOUT) == set(ErrorCode)
-    assert all(text.endswith(".") for _, text in ABOUT.values())
+    assert all(isinstance(code.category, Category) and code.about.endswith(".") for code in ErrorCode)
+    assert len(ErrorCode) > 90
+
+
+def test_each_code_is_its_own_name() -> None:
+    """The one list spells each code twice on its line (NAME = "NAME", ...): the two must agree, since a code
+    is looked up by either."""
+    assert [code.value for code in ErrorCode] == list(ErrorCode.__members__)
+    assert ErrorCode["BAD_ID"] is ErrorCode.BAD_ID and ErrorCode.BAD_ID == "BAD_ID"
+    assert ErrorCode.BAD_ID.category is Category.INPUT and ErrorCode.BAD_ID.about == "An id is not a UUID."
 
 
 def test_the_sdl_documents_the_enum() -> None:
@@ -100,7 +108,7 @@ def test_a_refused_token_is_the_callers_to_fix_but_not_the_models() -> None:
 
 def test_categories_cover_the_codes_the_client_once_missed() -> None:
     for code in ("BAD_ID", "KIND_MISMATCH", "BAD_INTERVAL", "BAD_LIMIT"):
-        assert ABOUT[ErrorCode(code)][0] is Category.INPUT
+        assert ErrorCode[code].category is Category.INPUT
 
 
 def _client_raises(code: str) -> type[Exception]:

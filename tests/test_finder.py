@@ -371,7 +371,7 @@ def test_projection_text_and_vector_plans_hold_without_owner_statistics(db: Data
         nearest = json.dumps(conn.execute(sql.SQL("EXPLAIN (FORMAT JSON) " + load("finder_search_vector")).format(
             dim=sql.Literal(512)), params).fetchone())
     # The stored columns (ts_match_vq, LEAKPROOF): at scale both GIN columns are index conditions (the
-    # plans in bench/README.md); on this handful of rows the planner may take any owner index.
+    # plans of the at-scale benchmark); on this handful of rows the planner may take any owner index.
     assert "tsv_german @@" in text and "tsv_english @@" in text and "to_tsvector" not in text
     # the index gives the order: no Sort by distance (each row's few entities are sorted, by array_position)
     distance_sorts = [key for key in re.findall(r'"Sort Key": \[([^\]]*)\]', nearest) if "<=>" in key]

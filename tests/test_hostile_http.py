@@ -1,4 +1,4 @@
-"""Hostile HTTP: every shape of issue 10 against a real uvicorn on 127.0.0.1, over raw sockets.
+"""Hostile HTTP: every hostile request shape against a real uvicorn on 127.0.0.1, over raw sockets.
 
 Each case asserts the status, the `extensions.code`, that the attacker's keep-alive connection answers a
 normal request afterwards, and that another owner's `stateAt` answers within 1 s while the attack runs.

@@ -1,4 +1,4 @@
-"""The ledger's soft spots (issue 8): provenance under set dedupe, successors, replay first, canonical
+"""The ledger's soft spots: provenance under set dedupe, successors, replay first, canonical
 hashes, the append-only trigger as the app role, internal failures never blamed on the caller, the
 intent compare-and-set, and causedBy by two indexed lookups."""
 
@@ -204,7 +204,7 @@ def test_a_mirror_invariant_failure_is_internal(db: Database, owner: str, monkey
     def out_of_step(*_: Any) -> None:
         raise InvariantViolation("graph mirror out of step with the ledger (test)")
     monkeypatch.setattr(mirror, "create_rel", out_of_step)
-    monkeypatch.setattr(mirror_batch, "create_rels", out_of_step)  # the batched path's edges (issue 11)
+    monkeypatch.setattr(mirror_batch, "create_rels", out_of_step)  # the batched path's edges
     with pytest.raises(InvariantViolation):
         commit(db, owner, "r", UpsertEntity(ref="person:you", kind="person", canonical_name="You"),
                AssertFact(subject="person:me", predicate="name", value="A", valid_from=T, evidence=USER),

@@ -1,11 +1,11 @@
-"""Bulk imports plan with statistics that keep up with the tables (migrations 0071, 0072; issue 11's write path).
+"""Bulk imports plan with statistics that keep up with the tables (migrations 0071, 0072).
 
 Until a table has been analysed once the planner has no statistics at all; the batched committer's prefetch
 (batch_believed_by_refs) then nested-looped over every entity of the owner per current fact: the first
 owner's import of 3,000 people ran at 27 facts/s against 2,060 for the next one. Statistics of the first few
 hundred rows only were as bad for the imports after it. The committer analyses a ledger table after a
-batched proposal, in its transaction, when it was never analysed or has more than doubled since
-(bench/README.md). Each test gets a database of its own, migrated and never analysed (autovacuum off on its
+batched proposal, in its transaction, when it was never analysed or has more than doubled since.
+Each test gets a database of its own, migrated and never analysed (autovacuum off on its
 tables, so nothing else analyses them during the test).
 """
 

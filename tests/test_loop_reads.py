@@ -1,4 +1,4 @@
-"""Point reads on the event loop (issue 11): over GraphQL, stateAt / stateAsKnownAt / factHistory / getEntity
+"""Point reads on the event loop: over GraphQL, stateAt / stateAsKnownAt / factHistory / getEntity
 send their one statement on the app's loop pool (graph.platform.db_async.LoopReads), not through a worker
 thread, when the request is alone in flight; the answer is the library's; the owner's share still counts the
 read; a cancelled read leaves a healthy connection."""

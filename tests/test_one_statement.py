@@ -1,4 +1,4 @@
-"""One statement per point read (issue 11): the ref rule is one database function (wm_resolve, 0074) that the
+"""One statement per point read: the ref rule is one database function (wm_resolve, 0074) that the
 Python resolve and the reads' own statements call; a read is the owner and that one statement in one round
 trip; the typed errors and the agent's candidates are what they were."""
 
@@ -29,7 +29,7 @@ from graph.reads.traversal import Direction, NeighborQuery, neighbors
 from graph.sql import load, trusted
 from tests.libpq_trace import of_pool, sent
 
-# The aliases' statement get_entity ran before issue 11, kept as the oracle (tests/sql/, not a product query).
+# The aliases' statement get_entity ran as a second round trip, kept as the oracle (tests/sql/, not a product query).
 ORACLE_ALIASES = trusted((Path(__file__).parent / "sql" / "agent_aliases.sql").read_text())
 
 EV = p.Evidence(kind="test", text="one statement")

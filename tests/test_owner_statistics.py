@@ -1,4 +1,4 @@
-"""Plans do not depend on how many rows the statistics credit an owner with (migration 0036, issue 16).
+"""Plans do not depend on how many rows the statistics credit an owner with (migration 0036).
 
 An owner whose rows arrived after the last ANALYZE used to be estimated at one row, and the reads then
 joined through a scan of all of that owner's rows. Without statistics on owner_sub every owner, known or

@@ -1,5 +1,5 @@
-"""Every owner table fails closed: row-level security enabled and forced, with a policy (issue 13 adds
-memory_projections; the rule holds for every table with an owner_sub column, present and future)."""
+"""Every owner table fails closed: row-level security enabled and forced, with a policy (the
+rule holds for every table with an owner_sub column, present and future)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""stateAt and getEntity answer an exact ref of an unmerged entity without wm_resolve's plan (migrations/0084,
-issue 11): both paths answer exactly what 0080's single statement answered, in one snapshot, owner pinned."""
+"""stateAt and getEntity answer an exact ref of an unmerged entity without wm_resolve's plan (migrations/0084):
+both paths answer exactly what 0080's single statement answered, in one snapshot, owner pinned."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 2 evidence: the platform (provisioning, migrations, roles, AGE, pgvector, CLI errors).
+"""The platform (provisioning, migrations, roles, AGE, pgvector, CLI errors).
 
 Every test runs against the real server brought up by `worldmem db up`; throwaway databases are
 created per test and dropped afterwards.

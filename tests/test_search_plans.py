@@ -1,4 +1,4 @@
-"""The full-text lists of searchWorldMemory take their GIN indexes right after a bulk write (0060, issue 16).
+"""The full-text lists of searchWorldMemory take their GIN indexes right after a bulk write (0060).
 
 Rows written since the last vacuum used to wait in GIN's pending list, which every scan reads whole and
 the planner prices accordingly (a manual ANALYZE does not empty it), so right after an owner's import a

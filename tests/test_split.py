@@ -1,4 +1,4 @@
-"""splitEntity is the exact inverse of a merge, also when facts changed after the merge (issue 8).
+"""splitEntity is the exact inverse of a merge, also when facts changed after the merge.
 
 What the merge moved is taken off the survivor over the periods it moved (later beliefs outside them
 stay), and what it closed is restored through the time planner, over the periods nothing believed now

@@ -1,4 +1,4 @@
-"""Trust is a property of the token (issue 8): token kind x operation, through GraphQL.
+"""Trust is a property of the token: token kind x operation, through GraphQL.
 
 Every cell gets a fresh owner with the same world (set up by the owner themself), then runs one
 operation with a token of one kind and records what happened: `committed`, `pending` (stored for the

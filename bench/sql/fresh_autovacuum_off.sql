@@ -1,5 +1,5 @@
 -- bench.fresh_owner: no background ANALYZE on the scratch database, so the reads right after an import
--- see exactly the statistics the import left (the case of issue 16: autovacuum has not run yet). Only plain
+-- see exactly the statistics the import left (a fresh import: autovacuum has not run yet). Only plain
 -- tables: a partitioned parent (observed_events, 0044) takes no storage parameters; its partitions are listed.
 DO $off$
 DECLARE

@@ -14,7 +14,7 @@ import cypher
 from graph.errors import InvariantViolation
 
 if TYPE_CHECKING:
-    from graph.ledger.entities import Entity
+    from graph.ledger.entity import Entity
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 

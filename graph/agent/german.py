@@ -14,7 +14,7 @@ import unicodedata
 from itertools import product
 
 FOLD = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
-FOLD_TABLE = str.maketrans(FOLD)  # one C pass (fold runs for every span of every message: issue 11)
+FOLD_TABLE = str.maketrans(FOLD)  # one C pass (fold runs for every span of every message)
 UNFOLD = {"ae": "ä", "oe": "ö", "ue": "ü"}
 PAIR = re.compile("ae|oe|ue")
 MAX_SPELLINGS = 8

@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from graph.agent.german import variants
 from graph.agent.render import EntityMatch
-from graph.ledger.entities import parse_ref
+from graph.ledger.entity import parse_ref
 
 MAX_WORDS = 4
 MAX_SPANS = 2000

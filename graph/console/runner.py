@@ -43,7 +43,8 @@ from graph.console.text import (
     return_columns,
 )
 from graph.errors import Unavailable
-from graph.platform.db import OWNER_PATTERN, Database
+from graph.platform.db import Database
+from graph.platform.pooling import OWNER_PATTERN
 from graph.settings import GRAPH_NAME
 from graph.sql import load
 

@@ -1,1 +1,1 @@
-"""Domains kept on the graph (issue 15): contacts, commitments, and attribute history for automations."""
+"""Domains kept on the graph: contacts, commitments, and attribute history for automations."""

@@ -21,6 +21,7 @@ from graph.errors import BadInput
 from graph.ledger import entities
 from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.op_context import WriteRules
 from graph.ledger.registries import describe
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -142,7 +143,7 @@ def attention(conn: psycopg.Connection[Any], now: datetime) -> list[Attention]:
 
 
 def set_status(db: Database, principal: Principal, ref: str, status: str, valid_from: datetime | None = None,
-               run_id: str | None = None) -> CommitResult:
+               run_id: str | None = None, rules: WriteRules | None = None) -> CommitResult:
     """Believe `status` for the commitment `ref` from `valid_from` (default now), through the committer (the
     token decides trust: an agent's status change without evidence waits for the owner's review)."""
     value = status.strip().lower()
@@ -159,4 +160,4 @@ def set_status(db: Database, principal: Principal, ref: str, status: str, valid_
                                             proposed_by="commitments", operations=[op])
     except ValidationError as exc:  # a run id too long
         raise BadInput(describe(exc), code="INVALID_OPERATION") from None
-    return commit_proposal(db, principal, proposal)
+    return commit_proposal(db, principal, proposal, rules=rules)

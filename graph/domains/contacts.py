@@ -29,6 +29,7 @@ from graph.errors import BadInput, Conflict
 from graph.ledger import entities
 from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.op_context import WriteRules
 from graph.ledger.registries import describe
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -159,7 +160,7 @@ def _plan(conn: psycopg.Connection[Any], identities: list[Identity], name: str, 
 
 def upsert_contact(db: Database, principal: Principal, identities: list[str], name: str | None = None, *,
                    external_id: str | None = None, observed_at: datetime | None = None,
-                   run_id: str | None = None) -> ContactUpsert:
+                   run_id: str | None = None, rules: WriteRules | None = None) -> ContactUpsert:
     """Create or update the person named by `identities` (`email:…`, `phone:…`, …); callable from Python
     (the sync API's contacts go through here). A retry with the same `run_id` writes nothing twice."""
     parsed = parse_all(identities)
@@ -192,7 +193,7 @@ def upsert_contact(db: Database, principal: Principal, identities: list[str], na
                                                               "detail": detail, "at": result.recorded_at,
                                                               "run_id": run})
 
-    outcome = commit_proposal(db, principal, proposal, on_commit=suggest)
+    outcome = commit_proposal(db, principal, proposal, on_commit=suggest, rules=rules)
     contact = None if outcome.rejected else get_contact(db, principal.owner, ref)
     return ContactUpsert(contact=contact, created=plan.target is None and not outcome.replayed,
                          merged=[o.ref for o in plan.merge], suggested=[o.ref for o, _, _ in plan.suggest],

@@ -20,7 +20,8 @@ from pydantic import BaseModel
 
 from graph.errors import BadInput, Forbidden
 from graph.ledger.tokens import Principal
-from graph.platform.db import Database, check_owner
+from graph.platform.db import Database
+from graph.platform.pooling import check_owner
 from graph.sql import load
 
 

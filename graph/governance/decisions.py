@@ -18,8 +18,10 @@ from graph.age import mirror
 from graph.errors import BadInput, Conflict, NotFound
 from graph.ledger import entities, suppression, trust
 from graph.ledger import proposal as p
+from graph.ledger.entity import Entity
 from graph.ledger.events import record as record_event
-from graph.ledger.ops import OpContext, OpOutcome, believe
+from graph.ledger.op_context import OpContext, OpOutcome
+from graph.ledger.ops import believe
 from graph.ledger.timeline import Interval
 from graph.sql import load
 
@@ -130,7 +132,7 @@ def invalidate_fact(ctx: OpContext, op: p.InvalidateFact) -> OpOutcome:
     return "committed"
 
 
-def _entity(ctx: OpContext, ref: str) -> entities.Entity:
+def _entity(ctx: OpContext, ref: str) -> Entity:
     """The entity a ref names as it is (a merged entity is not followed to its survivor)."""
     found = entities.resolve(ctx.conn, ref, follow=False)
     if found is None:

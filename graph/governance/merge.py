@@ -20,8 +20,8 @@ from graph.governance.decisions import audit, close_rows, copy_row, require_owne
 from graph.governance.moves import close_aliases, insert_alias, insert_fact, interval, set_status, swap, uncovered
 from graph.ledger import entities, facts
 from graph.ledger import proposal as p
-from graph.ledger.entities import Entity
-from graph.ledger.ops import OpContext, OpOutcome
+from graph.ledger.entity import Entity
+from graph.ledger.op_context import OpContext, OpOutcome
 from graph.platform.db import Database
 from graph.sql import load
 

@@ -8,8 +8,8 @@ from uuid import UUID
 
 from graph.age import mirror
 from graph.ledger import facts
-from graph.ledger.entities import Entity
-from graph.ledger.ops import OpContext
+from graph.ledger.entity import Entity
+from graph.ledger.op_context import OpContext
 from graph.ledger.timeline import Interval, subtract
 from graph.sql import load
 

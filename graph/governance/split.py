@@ -26,7 +26,7 @@ from graph.governance.decisions import audit, close_rows, copy_row, parse_id, re
 from graph.governance.moves import close_aliases, insert_alias, insert_fact, interval, set_status, uncovered
 from graph.ledger import entities, facts
 from graph.ledger import proposal as p
-from graph.ledger.ops import OpContext, OpOutcome
+from graph.ledger.op_context import OpContext, OpOutcome
 from graph.ledger.timeline import plan_remove
 from graph.sql import load
 

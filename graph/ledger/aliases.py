@@ -8,16 +8,13 @@ so what it named before stays answerable as of any earlier instant (graph.reads'
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING
 from uuid import UUID
 
 from graph.errors import BadInput, Conflict, NotFound
 from graph.ledger import committer_batch
-from graph.ledger.entities import Entity
+from graph.ledger.entity import Entity
+from graph.ledger.op_context import OpContext
 from graph.sql import load
-
-if TYPE_CHECKING:
-    from graph.ledger.ops import OpContext
 
 
 def holders(ctx: OpContext, alias: str, namespace: str) -> list[UUID]:

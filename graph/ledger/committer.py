@@ -27,11 +27,13 @@ from graph.governance import decisions as governance
 from graph.governance import merge
 from graph.ledger import committer_batch, prefetch
 from graph.ledger.cut_short import CutShort
-from graph.ledger.ops import APPLY, OpContext
+from graph.ledger.op_context import OpContext, WriteRules
+from graph.ledger.ops import APPLY
 from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import effective_source
 from graph.platform.db import Database
+from graph.settings import get_settings
 from graph.sql import load
 
 log = logging.getLogger("worldmem.committer")
@@ -47,7 +49,7 @@ EXPECTED = (BadInput, NotFound, Forbidden, Conflict)
 INTERNAL_FAILURES: Counter[str] = Counter()
 
 # Proposals of at least this many operations, all of kinds the batch buffers, are applied set-based first;
-# a single operation costs as much either way (measured, bench/README.md), so it keeps the plain path.
+# a single operation costs as much either way (measured), so it keeps the plain path.
 BATCHED = True
 BATCH_MIN_OPS = 2
 # A proposal of one operation runs in one pipeline with its first reads prefetched (False: as before).
@@ -121,14 +123,17 @@ def _legacy_hash(proposal: MemoryMutationProposal) -> str:
 
 def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutationProposal, *,
                     recorded_at: datetime | None = None,
-                    on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None = None) -> CommitResult:
-    """Apply `proposal` for `principal`: its owner's ledger, its token's trust (graph.ledger.trust).
+                    on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None = None,
+                    rules: WriteRules | None = None) -> CommitResult:
+    """Apply `proposal` for `principal`: its owner's ledger, its token's trust (graph.ledger.trust), by `rules`
+    (the caller's settings; without them, the process's: graph.settings.get_settings).
 
     `on_commit(conn, result)` runs inside the transaction once every operation applied (not on a replay, not
     when any was rejected); if it raises, nothing of the proposal is written."""
     if recorded_at is not None and not principal.can_import:
         raise Forbidden("an explicit recordedAt needs an owner token allowed to import (--import)")
     owner = principal.owner
+    rules = rules or WriteRules.of(get_settings())
     digest = payload_hash(proposal)
     # One operation runs in one pipeline from BEGIN to COMMIT (only fetches wait) and without a savepoint:
     # a rejection rolls the whole transaction back. Two or more keep a savepoint per operation (to judge the
@@ -137,7 +142,7 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
     alone = PIPELINED and len(proposal.operations) == 1 and on_commit is None
     try:
         with db.owner_tx(owner, pipelined=alone) as conn:
-            return _commit(conn, principal, proposal, digest, recorded_at, on_commit, alone)
+            return _commit(conn, principal, proposal, digest, recorded_at, on_commit, alone, rules)
     except _Rejected as rejected:
         return CommitResult(rejected=rejected.rejected)
     except pg_errors.IntegrityError as exc:
@@ -156,7 +161,8 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
 
 def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal, digest: str,
             recorded_at: datetime | None,
-            on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None, alone: bool) -> CommitResult:
+            on_commit: Callable[[psycopg.Connection[Any], CommitResult], None] | None, alone: bool,
+            rules: WriteRules) -> CommitResult:
     # One round trip: the owner's clock row, locked, the stored proposal, and for one operation what it will
     # ask first (graph/ledger/prefetch.py). An owner's first commit creates the row and asks again.
     clock, stored, known = _lock_clock(conn, proposal, alone, create=False)
@@ -169,12 +175,12 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
                            code="RUN_ID_REUSED")
         return CommitResult.model_validate({**stored["result"], "replayed": True})
     at = _system_time(clock, recorded_at)
-    tally = _batched(conn, principal, proposal, at)
+    tally = _batched(conn, principal, proposal, at, rules)
     batched = tally is not None
     if tally is None:
         tally = _Tally()
-        ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at, untrusted=proposal.untrusted,
-                        known=known)
+        ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at, rules,
+                        untrusted=proposal.untrusted, known=known)
         try:
             with nullcontext() if alone else conn.transaction():
                 _apply_all(ctx, proposal, tally)
@@ -222,7 +228,7 @@ def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal,
 
 
 def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,
-             at: datetime) -> _Tally | None:
+             at: datetime, rules: WriteRules) -> _Tally | None:
     """Apply the proposal through a Batch (graph/ledger/committer_batch.py), without a savepoint per
     operation; None (and nothing written) when it is not batchable or any operation was rejected, so the
     one-by-one path decides every rejection and names the operation of an internal failure."""
@@ -234,7 +240,7 @@ def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: Memo
         with conn.pipeline(), conn.transaction():
             batch = committer_batch.Batch(conn, principal.owner, 2 * len(ops))
             batch.prefetch(ops)
-            ctx = OpContext(batch.as_connection(), principal, proposal.run_id, proposal.chat_id, at,
+            ctx = OpContext(batch.as_connection(), principal, proposal.run_id, proposal.chat_id, at, rules,
                             untrusted=proposal.untrusted)
             for index, op in enumerate(ops):
                 ctx.op_index = index

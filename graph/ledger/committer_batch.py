@@ -1,4 +1,5 @@
-"""The committer's batched path: one proposal's writes buffered and flushed set-based (issue 11).
+"""The committer's batched path: one proposal's writes buffered and flushed set-based, a few
+statements per proposal instead of several per operation.
 
 The handlers in graph/ledger/ops.py run unchanged on a `Batch`, a stand-in for the transaction's connection:
 - what the ledger aggregates write (entities, aliases, fact rows, closes, successors, their vertices and
@@ -21,20 +22,18 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 from uuid import UUID
 
 import psycopg
 
 from graph.age import mirror, mirror_batch
 from graph.ledger import prefetch
+from graph.ledger.entity import Entity
 from graph.ledger.fact_rows import FACT_COLUMNS, facts_json, plain, rows_json
+from graph.ledger.registries import EntityKind, RelationType
 from graph.platform.arrays import text_array
 from graph.sql import load
-
-if TYPE_CHECKING:
-    from graph.ledger.entities import Entity
-    from graph.ledger.registries import EntityKind, RelationType
 
 # Operations whose handlers only write through the buffered aggregates (or through statements that flush).
 BATCHABLE = frozenset({"upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",
@@ -106,8 +105,6 @@ class Batch:
         """One round trip for what the proposal will ask: entities by ref and believed aliases of every name
         in it, the believed rows of the entities named by ref, whether any suppression marker is live, the
         registry entries it names, and fresh row ids. Entities found only by alias get their rows after."""
-        from graph.ledger.entities import Entity
-
         asked = sorted(prefetch.names_of(operations))
         names = text_array(asked)  # one parameter, not a list psycopg dumps element by element (platform.arrays)
         with self.real.pipeline():
@@ -177,8 +174,6 @@ class Batch:
         return self._ids.pop()
 
     def create_entity(self, values: dict[str, Any]) -> Entity:
-        from graph.ledger.entities import Entity
-
         entity = Entity(id=self.new_id(), ref=values["ref"], kind=values["kind"], canonical_name=values["name"],
                         status="active", merged_into_id=None, created_at=values["at"])
         self._buf.entities.append({**{k: values.get(k) for k in ENTITY_COLUMNS}, "id": entity.id})

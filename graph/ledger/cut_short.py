@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from graph.governance import phrases
 from graph.ledger import entities
-from graph.ledger.entities import Entity
+from graph.ledger.entity import Entity
 from graph.ledger.timeline import Interval
 
 

@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 import psycopg
-from pydantic import BaseModel
 
 from graph.age import mirror
 from graph.errors import BadInput, NotFound
 from graph.ledger import committer_batch
+from graph.ledger.entity import REF, Entity, parse_ref
 from graph.sql import load
-
-REF = re.compile(r"^(?P<kind>[a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?):(?P<slug>[A-Za-z0-9][A-Za-z0-9_.\-#/@+]*)$")
-
-
-class Entity(BaseModel):
-    id: UUID
-    ref: str
-    kind: str
-    canonical_name: str
-    status: str
-    merged_into_id: UUID | None = None
-    created_at: datetime
-
-
-def parse_ref(ref: str) -> tuple[str, str] | None:
-    """(kind, slug) of a `kind:slug` ref; kinds may be namespaced (`github:issue:42`)."""
-    match = REF.match(ref)
-    return (match.group("kind"), match.group("slug")) if match else None
 
 
 def _row(row: dict[str, Any] | None) -> Entity | None:

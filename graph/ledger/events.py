@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 import psycopg
@@ -12,11 +12,9 @@ from graph.age import mirror
 from graph.errors import BadInput, NotFound
 from graph.ledger import entities
 from graph.ledger import proposal as p
+from graph.ledger.op_context import OpContext
 from graph.reads import causality, intent
 from graph.sql import load
-
-if TYPE_CHECKING:
-    from graph.ledger.ops import OpContext
 
 
 def lookup(conn: psycopg.Connection[Any], key: str) -> dict[str, Any] | None:

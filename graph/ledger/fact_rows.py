@@ -23,7 +23,7 @@ _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidenc
 def rows_json(rows: list[dict[str, Any]]) -> str:
     """Rows as one JSON document for jsonb_to_recordset: times as ISO 8601 with their offset (UTC as Z), ids as
     text, written by pydantic-core (Rust): the standard library took 26 ms for 1,000 fact rows, 8 % of a bulk
-    commit (issue 11), pydantic-core 4 ms. What it cannot write (text with a lone surrogate, not UTF-8) is
+    commit, pydantic-core 4 ms. What it cannot write (text with a lone surrogate, not UTF-8) is
     written as before by json.dumps, which escapes it, so the database refuses it as it always did."""
     try:
         return to_json(rows, fallback=_json_default, inf_nan_mode="constants").decode()

@@ -9,48 +9,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Literal
-
-import psycopg
+from typing import Any
 
 from graph.errors import BadInput, Forbidden, NotFound
-from graph.ledger import aliases, committer_batch, cut_short, entities, facts, prefetch, registries, suppression, trust
+from graph.ledger import aliases, committer_batch, cut_short, entities, facts, registries, suppression, trust
 from graph.ledger import proposal as p
-from graph.ledger.cut_short import CutShort
-from graph.ledger.entities import Entity
+from graph.ledger.entity import Entity, parse_ref
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
+from graph.ledger.op_context import OpContext, OpOutcome
 from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
-from graph.ledger.tokens import Principal
 from graph.ledger.trust import principal_tier, source_tier
 from graph.reads import intent
-from graph.settings import get_settings
-
-OpOutcome = Literal["committed", "pending"]
-
-
-@dataclass
-class OpContext:
-    """One proposal's transaction. Every op reaching a handler has its `source` bound to the principal's
-    (graph.ledger.trust.effective_source), so handlers read `op.source` as who said it."""
-
-    conn: psycopg.Connection[Any]
-    principal: Principal
-    run_id: str
-    chat_id: str | None
-    at: datetime
-    op_index: int = 0
-    untrusted: bool = False
-    # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)
-    known: prefetch.Known | None = None
-    # open assertions that ended early at a change already known (graph.ledger.cut_short)
-    cut_short: list[CutShort] = field(default_factory=list)
-
-    @property
-    def owner(self) -> str:
-        return self.principal.owner
 
 
 def _entity_kind(ctx: OpContext, key: str) -> registries.EntityKind | None:
@@ -129,7 +99,7 @@ def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
     entity = entities.survivor(ctx.conn, known) if known is not None else entities.resolve(ctx.conn, ref)
     if entity is not None:
         return entity
-    parsed = entities.parse_ref(ref)
+    parsed = parse_ref(ref)
     if parsed is None and ":" in ref:
         raise NotFound(f"no entity {ref!r}, and it is not a valid ref: {entities.ref_rules(ref)}",
                        code="UNKNOWN_ENTITY")
@@ -168,7 +138,7 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     if obj is not None and rt.object_kinds and obj.kind not in rt.object_kinds:
         raise BadInput(f"{op.predicate!r} does not take an object of kind {obj.kind!r}", code="KIND_MISMATCH")
     value = op.value if isinstance(op, p.AssertFact) else None
-    if obj is None and len(json.dumps(value)) > get_settings().max_value_bytes:
+    if obj is None and len(json.dumps(value)) > ctx.rules.max_value_bytes:
         raise BadInput("the value is too large", code="VALUE_TOO_LARGE")
     caused_by = _event_id(ctx, op.caused_by_event)
     if op.replace_later:
@@ -195,7 +165,7 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
     live = batch.live_markers if batch is not None else ctx.known is None or ctx.known.live_markers
     if live:  # without a live marker, screening neither rejects nor lifts
         suppression.screen(ctx, source, row)
-    if op.confidence < get_settings().pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
+    if op.confidence < ctx.rules.pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
         facts.insert(ctx.conn, ctx.owner, _row(ctx, row, new, status="pending", supersedes=None))
         return "pending"
     believe(ctx, row, new, replace_later=op.replace_later,

@@ -1,4 +1,4 @@
-"""What a proposal will ask first: for one operation fetched with the owner's clock (issue 11); the batched
+"""What a proposal will ask first: for one operation fetched with the owner's clock (one round trip); the batched
 path (committer_batch.Batch.prefetch) reads the same statement beside its own.
 
 The plain path of the committer asked for its entity kinds, its relation type, (through screening) the
@@ -20,17 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 import psycopg
 
+from graph.ledger.entity import Entity, parse_ref
+from graph.ledger.registries import EntityKind, RelationType
 from graph.platform.arrays import text_array
 from graph.sql import load
-
-if TYPE_CHECKING:
-    from graph.ledger.entities import Entity
-    from graph.ledger.registries import EntityKind, RelationType
 
 
 @dataclass(frozen=True)
@@ -65,9 +63,6 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str 
                                                     "refs": text_array(refs), "run_id": run_id, "believed": believed})
 
     def fetch() -> Known:
-        from graph.ledger.entities import Entity
-        from graph.ledger.registries import EntityKind, RelationType
-
         row = cursor.fetchone()
         assert row is not None
         found_kinds: dict[str, EntityKind | None] = dict.fromkeys(kinds)
@@ -104,8 +99,6 @@ def _typed(row: dict[str, Any]) -> dict[str, Any]:
 def registry_keys(operations: Sequence[Any], names: Iterable[str]) -> tuple[list[str], list[str]]:
     """(entity kinds, predicates) the operations may look up: their kinds and the kinds of every ref they name
     (`names`: their names_of)."""
-    from graph.ledger.entities import parse_ref
-
     kinds = sorted({op.kind for op in operations if isinstance(getattr(op, "kind", None), str)}
                    | {parsed[0] for parsed in map(parse_ref, names) if parsed is not None})
     predicates = sorted({op.predicate for op in operations if isinstance(getattr(op, "predicate", None), str)})

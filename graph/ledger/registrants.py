@@ -1,4 +1,4 @@
-"""Who may register a vocabulary key, and who may change it (issue 8).
+"""Who may register a vocabulary key, and who may change it.
 
 The vocabulary is global (facts reference keys), so a key belongs to whoever registered it: only that
 principal (same owner, same token kind, same integration) may rename it or change its description;

@@ -12,16 +12,14 @@ bring a rejected belief back as "Suppress-me " or under some chat's or project's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graph.errors import Conflict
 from graph.ledger import facts
 from graph.ledger.normal import normal_value_key
+from graph.ledger.op_context import OpContext
 from graph.ledger.trust import lifts_suppression
 from graph.sql import load
-
-if TYPE_CHECKING:
-    from graph.ledger.ops import OpContext
 
 
 def key(row: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Verified tokens, remembered briefly, so a request does not ask the database who its token belongs to.
 
 Looking a token up took one pooled connection and three round trips (BEGIN, SELECT, COMMIT) per request:
-most of an authenticated `{ __typename }` (bench/README.md, "GraphQL floor"). A live token's principal is
+most of an authenticated `{ __typename }` (the GraphQL floor, docs/benchmarks.md). A live token's principal is
 now kept for `ttl_s` seconds (Settings.token_cache_s, default 2), keyed by the token's sha256 (the cache
 never holds a token itself). What is not cached: unknown, revoked and malformed tokens (each is asked
 again, so a token created a moment ago works at once) and anything when `ttl_s` is 0.

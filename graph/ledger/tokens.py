@@ -20,7 +20,8 @@ import psycopg
 from psycopg.rows import dict_row
 
 from graph.errors import BadInput, Unauthenticated, Unavailable
-from graph.platform.db import Database, check_owner
+from graph.platform.db import Database
+from graph.platform.pooling import check_owner
 from graph.sql import load
 
 PREFIX = "wm_"

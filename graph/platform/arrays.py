@@ -1,7 +1,7 @@
 """A list of text as ONE parameter: a PostgreSQL array literal, for statements that cast it (`%(x)s::text[]`).
 
 psycopg dumps a Python list element by element in Python (its ListDumper): 33 strings cost ~0.1 ms, 1,000
-strings 1.7 ms, on every call (issue 11: a search's name forms, a bulk commit's refs and names). The same
+strings 1.7 ms, on every call (a search's name forms, a bulk commit's refs and names). The same
 values as one literal cost ~0.2 us per element to build and nothing to dump; PostgreSQL parses it into the
 same text[] (tests/test_arrays.py reads it back).
 """

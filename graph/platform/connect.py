@@ -3,7 +3,7 @@
 The admin role (migrations, test databases, tokens) talks TCP to 127.0.0.1: nothing it does is hot. The
 application role reaches the embedded cluster through its Unix socket when `db_socket` is on (the default):
 a round trip there costs 10-30 us less than over TCP loopback, a point read 0.02-0.15 ms less at p50
-(bench/README.md, "The app role over the Unix socket"). A URL of your own (WORLDMEM_DATABASE_URL) is used as
+(docs/benchmarks.md). A URL of your own (WORLDMEM_DATABASE_URL) is used as
 given, for both roles.
 """
 

@@ -6,41 +6,26 @@ row-level security in the database decides what the request sees. With no owner 
 
 from __future__ import annotations
 
-import re
-import select
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from typing import TYPE_CHECKING, Any, LiteralString
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg import errors as pg_errors
-from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.errors import BadInput, Unavailable
 from graph.platform import json_rows, safe_times
+from graph.platform.pooling import FIRST_WAIT_S, POOL_TIMEOUT_S, PinnedReads, connect_kwargs, quiet
+from graph.platform.pooling import check_owner as check_owner
 from graph.platform.reachable import probe
 from graph.platform.read_tx import ReadTx, queued
 from graph.sql import load
 
-if TYPE_CHECKING:
-    from graph.platform.db_async import LoopReads
-
 TX = psycopg.pq.TransactionStatus
-OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
-POOL_TIMEOUT_S = 10.0
-# After this long without a pooled connection, ask the server directly whether it is there at all.
-FIRST_WAIT_S = 1.0
 PROBE_TTL_S = 1.0
-
-
-def check_owner(owner: str) -> str:
-    if not OWNER_PATTERN.match(owner):
-        raise BadInput("owner must be 1-200 ASCII letters, digits and _.@:|+- (starting with a letter or digit; "
-                       f"no spaces, no umlauts), e.g. 'juergen' for Jürgen; got {owner[:60]!r}")
-    return owner
 
 
 def check_idle(conn: psycopg.Connection[Any]) -> None:
@@ -49,29 +34,11 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
     An idle connection has nothing to read. A server that ended it (restart, pg_terminate_backend, idle
     timeout) sent a FATAL message and closed the socket, which makes it readable (or hung up); then the
     pool's own check (an empty query) runs and fails, and the pool replaces the connection. A quiet socket
-    skips that round trip, which was one of every read's few (issue 11). The window is the same as with the
+    skips that round trip, which was one of every read's few. The window is the same as with the
     full check: a kill after the check and before the first statement fails that statement either way.
     """
     if not quiet(conn):
         ConnectionPool.check_connection(conn)
-
-
-def quiet(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
-    """An open connection whose socket has nothing to read: nothing happened to it while idle (check_idle)."""
-    if conn.closed or conn.pgconn.status != psycopg.pq.ConnStatus.OK:
-        return False
-    idle = select.poll()
-    idle.register(conn.pgconn.socket, select.POLLIN | select.POLLPRI)
-    return not idle.poll(0)
-
-
-def connect_kwargs(statement_timeout_ms: int) -> dict[str, Any]:
-    """How every pooled connection of the app role is made (Database's pool, db_async.LoopReads')."""
-    return {
-        "row_factory": dict_row,
-        "options": f"-c statement_timeout={int(statement_timeout_ms)} -c search_path=public,ag_catalog",
-        "connect_timeout": 2,
-    }
 
 
 class Database:
@@ -79,12 +46,12 @@ class Database:
 
     def __init__(self, url: str, *, max_size: int = 8, statement_timeout_ms: int = 5000) -> None:
         safe_times.install()  # one stored time out of range must not fail a whole answer
-        json_rows.install()  # jsonb values parsed by pydantic-core (issue 11)
+        json_rows.install()  # jsonb values parsed by pydantic-core: most of a read's row decoding
         self.url, self.max_size, self.statement_timeout_ms = url, max_size, statement_timeout_ms
         self._probe_lock = threading.Lock()
         self._probed: tuple[float, str | None] = (0.0, None)
         # read_pinned's statements on an event loop (db_async): the app's lifespan opens and sets it
-        self.loop_reads: LoopReads | None = None
+        self.loop_reads: PinnedReads | None = None
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -116,7 +83,7 @@ class Database:
 
         With `pipelined` the whole block runs in that pipeline: BEGIN and the owner go out with the caller's
         first statements, COMMIT with its last ones, and only a fetch waits for the server (the committer's
-        single-operation proposals, issue 11). A statement whose result is never fetched reports its error at
+        single-operation proposals). A statement whose result is never fetched reports its error at
         the next fetch or at the end of the block (the transaction is then rolled back, never committed); a
         nested `conn.pipeline()` there would sync.
         """
@@ -153,7 +120,7 @@ class Database:
 
     def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The rows of ONE read-only statement that pins `owner` itself: one message, one round trip, no
-        pipeline (issue 11). The statement calls a function whose first statement pins its `%(owner)s`
+        pipeline. The statement calls a function whose first statement pins its `%(owner)s`
         parameter (wm_pin_reader, migrations/0080: app.current_owner and READ ONLY, transaction-locally)
         and whose second is the read; the statement is its own transaction (autocommit), so nothing of the
         owner outlives it, and a statement that did not pin would read nothing (the policies fail closed).
@@ -164,7 +131,7 @@ class Database:
     @contextmanager
     def read_tx(self, owner: str) -> Iterator[ReadTx]:
         """An explicit read-only transaction pinned to `owner` whose set-up and end cost no round trip of
-        their own (issue 11): the connection stays in pipeline mode for the whole block, so BEGIN and the
+        their own: the connection stays in pipeline mode for the whole block, so BEGIN and the
         owner (with READ ONLY) go out with the caller's first statement, every fetch is one round trip (a
         Flush, not a Sync: the transaction goes on), and `ReadTx.last` sends its statements with the COMMIT.
         Without `last`, the block ends with COMMIT as one more round trip; on any error it is rolled back.
@@ -191,7 +158,7 @@ class Database:
         owner checked, errors translated, autocommit while lent (each block sends its own BEGIN or Sync, and
         its owner statement), and handed back as the pool lent it, whatever happened (_ended). Taken and given
         back with getconn / putconn, not the pool's context manager, whose commit on leaving _ended makes moot:
-        three context managers fewer per read (issue 11)."""
+        three context managers fewer per read."""
         check_owner(owner)
         with self.translating():
             conn = self._borrow()

@@ -4,7 +4,7 @@ A GraphQL point read handed to a worker thread costs two wake-ups across threads
 cost about as much CPU as the read itself. Here the same statement goes out on an asyncio connection of its
 own pool, opened by the app's lifespan on the app's loop; the loop serves other requests while the server
 answers. What is the same as Database.read_pinned, because it is the same code: the owner check, the
-connection's settings (db.connect_kwargs), the check before lending (db.quiet), the translated errors and
+connection's settings (pooling.connect_kwargs), the check before lending (pooling.quiet), the translated errors and
 "database down" within about a second (Database.translating, Database.refuse_if_down). These connections
 are in autocommit for good: a pinned statement is its own transaction.
 """
@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, LiteralString
+from typing import Any, LiteralString
 
 import psycopg
 from psycopg.rows import DictRow
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from graph.platform.db import FIRST_WAIT_S, POOL_TIMEOUT_S, check_owner, connect_kwargs, quiet
-
-if TYPE_CHECKING:
-    from graph.platform.db import Database
+from graph.platform.db import Database
+from graph.platform.pooling import FIRST_WAIT_S, POOL_TIMEOUT_S, check_owner, connect_kwargs, quiet
 
 APPLICATION_NAME = "worldmem loop reads"  # how these connections show in pg_stat_activity
 

@@ -1,7 +1,7 @@
 """Loading json/jsonb columns with pydantic-core's JSON parser instead of the standard library's.
 
 A point read decodes two or three jsonb values per row (object_value, evidence, the notice's rollups), and
-json.loads on bytes was most of the rows' decoding (issue 11): 8 rows of wm_read_state_at took 46 us to load,
+json.loads on bytes was most of the rows' decoding: 8 rows of wm_read_state_at took 46 us to load,
 26 of them in json.loads (~1.1 us per value: encoding detection and a str copy in Python, then the scanner);
 pydantic_core.from_json (Rust, already installed with pydantic) parses the same bytes in ~0.3 us. The values
 are the same Python objects for what PostgreSQL's json output can hold (tests/test_json_rows.py: big integers,

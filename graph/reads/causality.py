@@ -3,7 +3,7 @@
 Events are walked in the AGE mirror over CAUSED edges, one level per round trip (`causal_forward`,
 `causal_backward`), never with a variable-length path. Event details (intent, outcome) and the facts an
 event caused come from the ledger in SQL: `facts.caused_by_event_id` is indexed and carries the values,
-which an (Event)-[:EFFECT]->(Entity) edge would not (bench/README.md has the comparison).
+which an (Event)-[:EFFECT]->(Entity) edge would not (docs/benchmarks.md, "Why the query shapes are what they are").
 """
 
 from __future__ import annotations

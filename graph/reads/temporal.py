@@ -134,7 +134,7 @@ def answer_query(ref: str, q: Question) -> tuple[LiteralString, dict[str, Any]]:
 
 def answer(db: Database, owner: str, ref: str, q: Question) -> list[dict[str, Any]]:
     """The rows of answer_query: one statement, one round trip (Database.read_pinned: no pipeline, no BEGIN
-    or COMMIT: issue 11)."""
+    or COMMIT)."""
     return db.read_pinned(owner, *answer_query(ref, q))
 
 

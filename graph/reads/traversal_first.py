@@ -1,4 +1,4 @@
-"""A traversal's first level in one statement that pins its owner, in one round trip (issue 11).
+"""A traversal's first level in one statement that pins its owner, in one round trip.
 
 graph/sql/traversal_first.sql (the body of migration 0081's wm_read_neighbors_first, which pins the owner
 first; graph/sql/traversal_first_pinned.sql calls it) resolves the ref (wm_resolve, migrations/0074), reads

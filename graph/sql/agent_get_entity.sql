@@ -1,4 +1,4 @@
--- getEntity(%(ref)s) in one statement (issue 11): the ref resolved as
+-- getEntity(%(ref)s) in one statement (one round trip): the ref resolved as
 -- believed now, following merges (wm_resolve, graph/sql/functions/), its aliases valid at %(at)s (the condition of
 -- tests/sql/agent_aliases.sql, the test's oracle, as one array) and its current beliefs both ways:
 -- agent_facts_about.sql's two parts for this one entity (its own facts, part 0; relationships pointing at it,

@@ -4,10 +4,10 @@
 -- btrees of 0008); then the %(k)s nearest by trigram word distance (pg_trgm `<<->`), a real top-k over all
 -- of the owner's names through the GiST indexes on (owner_sub, name trigrams) of migration 0037 (KNN order,
 -- no candidate cap), scored by word similarity (at least 0.6 to count: weaker look-alikes were noise in the
--- retrieval evaluation, bench/README.md). The cut is also an index condition (the word-similarity operator:
+-- retrieval evaluation, docs/benchmarks.md). The cut is also an index condition (the word-similarity operator:
 -- at least pg_trgm.word_similarity_threshold, which finder_set_names sets to the same 0.6), so the KNN scan
 -- skips what could never count: with the 256-byte signatures of 0060, 0.02-16 ms instead of 55-86 ms at
--- 100,000 names (bench/README.md). The `dist <= 0.4` below stays the rule. A merged entity stands for its
+-- 100,000 names. The `dist <= 0.4` below stays the rule. A merged entity stands for its
 -- survivor; each entity comes once, best match first.
 -- %(kind)s (NULL: any) filters the survivor's kind.
 -- Returns: id, ref, kind, name, via, matched, score

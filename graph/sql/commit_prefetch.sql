@@ -7,7 +7,7 @@
 -- entities (json arrays), stored (json: payload_hash, result), believed (json array). With %(believed)s, also the
 -- believed rows of those entities for those predicates (every scope), locked as facts_believed_for_update locks
 -- them, with the columns the committer's plan reads (graph/ledger/ops.py believe, _carry_out): the single
--- operation's own read of them, one statement and one round trip fewer (issue 11).
+-- operation's own read of them, one statement and one round trip fewer.
 SELECT EXISTS (SELECT 1 FROM suppression_markers WHERE owner_sub = wm_owner() AND lifted_at IS NULL) AS live,
        (SELECT coalesce(json_agg(k), '[]'::json) FROM (
             SELECT key, name, description, privileged, source, trust_tier, state

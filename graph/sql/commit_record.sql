@@ -1,6 +1,6 @@
 -- commit_record: the proposal's record (its result, for a retry to replay), the owner's clock advanced to its
 -- system time (as clock_advance.sql) and the announcement to listeners (wm_announce_commit, 0076, as
--- live_commit_notify.sql; ids and counts only), in ONE statement (issue 11: they were three).
+-- live_commit_notify.sql; ids and counts only), in ONE statement: one round trip, not three.
 -- The announcement's reads of facts and world_events see every row the proposal's earlier statements wrote;
 -- NOTIFY is delivered at COMMIT and dropped on ROLLBACK. Columns: wm_announce_commit (void).
 WITH recorded AS (

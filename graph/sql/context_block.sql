@@ -1,4 +1,4 @@
--- The context builder's rows in ONE statement (graph.agent.world_context, one round trip; issue 11).
+-- The context builder's rows in ONE statement (graph.agent.world_context, one round trip).
 -- Linking (Python) decides only afterwards which found entities the message names, so this reads, for
 -- every entity it finds, what the builder may then need, cut per entity exactly as agent_facts_about.sql
 -- and context_events.sql cut for the chosen ids; the builder keeps the chosen ones' rows in this order and

@@ -1,4 +1,4 @@
--- facts_replace: what one operation's plan does to the facts of one key, in ONE statement (issue 11): close the
+-- facts_replace: what one operation's plan does to the facts of one key, in ONE statement (one round trip): close the
 -- believed rows %(close)s (system time ends at %(at)s, status superseded), each naming its successor in the same
 -- UPDATE, and insert the rows %(rows)s (one JSON array of objects as batch_facts_insert's, each with its index
 -- "n" and without an id). %(successor)s[i] is the index n of the row that replaces %(close)s[i] (NULL: none).

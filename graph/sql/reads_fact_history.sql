@@ -1,4 +1,4 @@
--- factHistory(%(ref)s, %(predicate)s) in one statement (issue 11): the ref resolved as believed now without
+-- factHistory(%(ref)s, %(predicate)s) in one statement (one round trip): the ref resolved as believed now without
 -- following merges (wm_resolve, graph/sql/functions/: a merged entity's history is its own rows), the series'
 -- retention notice rows (wm_notice_series, 0075) and every row ever recorded for (entity, predicate).
 -- Columns: outcome and via, entity_id / _ref / _kind / _name, edge / rollups (the series' notice, NULL

@@ -1,4 +1,4 @@
--- stateAt(%(ref)s, %(valid_time)s) in one statement (issue 11): the ref
+-- stateAt(%(ref)s, %(valid_time)s) in one statement (one round trip): the ref
 -- resolved as believed now (wm_resolve, graph/sql/functions/, following merges), the retention notice's rows
 -- (wm_notice_as_of, 0075) and what is believed now about that valid time.
 -- Columns: outcome and via (wm_resolve's), entity_id / _ref / _kind / _name (NULL unless found), edge /

@@ -1,4 +1,4 @@
--- stateAsKnownAt(%(ref)s, %(system_time)s, %(valid_time)s) in one statement (issue 11): the ref resolved as of
+-- stateAsKnownAt(%(ref)s, %(system_time)s, %(valid_time)s) in one statement (one round trip): the ref resolved as of
 -- that system time (wm_resolve, graph/sql/functions/: aliases believed then, merges recorded and not yet split
 -- then), the retention notice's rows (wm_notice_as_of, 0075) and what was believed then about that valid
 -- time: rows that were beliefs (never pending ones) and known then (wm_known, the one as-of condition: 0015).

@@ -1,4 +1,4 @@
--- traversal_first: the first level of neighbors(%(ref)s) in one statement (issue 11: one statement per read
+-- traversal_first: the first level of neighbors(%(ref)s) in one statement (one statement per read
 -- after the owner, in one round). The FROM item of `hops` is cypher/neighbors_first.cypher's call (composed in
 -- by graph.reads.traversal_first from the named file; its values travel in %(graph)s, cypher()'s parameter map).
 -- Rows: first the head (part 0): outcome and the origin's id / ref / kind / name (wm_resolve, graph/sql/functions/,

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from graph.ledger.entities import REF
+from graph.ledger.entity import REF
 from graph.ledger.registries import KEY_RE
 from graph.timebounds import in_range
 

@@ -51,8 +51,10 @@ from graph.sync.store import batch, mirror_rows, system_time, write_rows
 log = logging.getLogger("worldmem.sync")
 
 
-def sync_entities(db: Database, principal: Principal, source: str, entries: Sequence[SyncEntry]) -> SyncOutcome:
-    """Upsert `entries` of `source` for an integration token; one result per entry, in input order."""
+def sync_entities(db: Database, principal: Principal, source: str, entries: Sequence[SyncEntry], *,
+                  max_value_bytes: int | None = None) -> SyncOutcome:
+    """Upsert `entries` of `source` for an integration token; one result per entry, in input order. Values
+    larger than `max_value_bytes` (the caller's settings; without them, the process's) are rejected."""
     if principal.kind != "integration" or principal.name is None:
         raise Forbidden("syncEntities needs an integration token (worldmem token create --kind integration "
                         "--name N): what a feed reports is trusted as that feed, never as the owner")
@@ -63,12 +65,15 @@ def sync_entities(db: Database, principal: Principal, source: str, entries: Sequ
     if len(entries) > MAX_ENTRIES:
         raise BadInput(f"at most {MAX_ENTRIES} entries per call", code="BAD_LIMIT")
     with db.owner_tx(principal.owner) as conn:
-        return _Sync(conn, principal, source).run(list(entries))
+        limit = get_settings().max_value_bytes if max_value_bytes is None else max_value_bytes
+        return _Sync(conn, principal, source, limit).run(list(entries))
 
 
 class _Sync:
-    def __init__(self, conn: psycopg.Connection[Any], principal: Principal, source: str) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], principal: Principal, source: str, max_value_bytes: int
+                 ) -> None:
         self.conn = conn
+        self.max_value_bytes = max_value_bytes
         self.principal = principal
         self.integration = principal.name or ""
         self.source = source
@@ -119,7 +124,7 @@ class _Sync:
         self.laps[name] = time.perf_counter() - started - sum(self.laps.values())
 
     def _accept(self, entries: list[SyncEntry]) -> list[Item]:
-        limit = get_settings().max_value_bytes
+        limit = self.max_value_bytes
         now = datetime.now(UTC)
         seen: set[tuple[str, str, str]] = set()
         items: list[Item] = []

@@ -1,4 +1,4 @@
--- Believed aliases of a batch of entities, valid at %(at)s: the statement recall.get_entity ran before issue 11,
+-- Believed aliases of a batch of entities, valid at %(at)s: the statement recall.get_entity ran as a second round trip,
 -- kept as the oracle of tests/test_one_statement.py (agent_get_entity.sql reads them in its one statement now).
 SELECT entity_id, alias, namespace
 FROM entity_aliases

@@ -1,6 +1,6 @@
 -- The context's entities as worldContext read them before context_block.sql (one round trip) replaced this
 -- statement: kept only as tests/test_context_block.py's independent oracle, never loaded by the product.
--- Since issue 11 the context builder reads these rows as the 'entity' part of context_block.sql (one round
+-- The context builder reads these rows as the 'entity' part of context_block.sql (one round
 -- trip); this statement stays as the reference that part is tested against (tests/test_context_block.py).
 -- The entities of one context, in one query: message spans that equal a ref (%(refs)s), a canonical
 -- name or a believed alias valid at %(at)s (%(spans)s, lower case); the owner's person entity (wm_owner_person,

@@ -1,0 +1,53 @@
+"""The context every proposal operation's handler receives, below the handlers (graph.ledger.ops, governance)
+and the aggregates they write through (aliases, events, suppression)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+import psycopg
+
+from graph.ledger import prefetch
+from graph.ledger.cut_short import CutShort
+from graph.ledger.tokens import Principal
+from graph.settings import Settings
+
+OpOutcome = Literal["committed", "pending"]
+
+
+@dataclass(frozen=True)
+class WriteRules:
+    """The settings a proposal's handlers apply, taken from the Settings the caller was given (create_app's,
+    the CLI's), so a service configured in code writes by its own rules, not the environment's."""
+
+    max_value_bytes: int
+    pending_below_confidence: float
+
+    @classmethod
+    def of(cls, settings: Settings) -> WriteRules:
+        return cls(settings.max_value_bytes, settings.pending_below_confidence)
+
+
+@dataclass
+class OpContext:
+    """One proposal's transaction. Every op reaching a handler has its `source` bound to the principal's
+    (graph.ledger.trust.effective_source), so handlers read `op.source` as who said it."""
+
+    conn: psycopg.Connection[Any]
+    principal: Principal
+    run_id: str
+    chat_id: str | None
+    at: datetime
+    rules: WriteRules
+    op_index: int = 0
+    untrusted: bool = False
+    # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)
+    known: prefetch.Known | None = None
+    # open assertions that ended early at a change already known (graph.ledger.cut_short)
+    cut_short: list[CutShort] = field(default_factory=list)
+
+    @property
+    def owner(self) -> str:
+        return self.principal.owner
