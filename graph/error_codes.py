@@ -102,6 +102,8 @@ class ErrorCode(StrEnum):
     # trust
     PRIVILEGED = "PRIVILEGED"
     OWNER_ONLY = "OWNER_ONLY"
+    EXPORT_FORMAT = "EXPORT_FORMAT"
+    OWNER_NOT_EMPTY = "OWNER_NOT_EMPTY"
     SOURCE_NOT_ALLOWED = "SOURCE_NOT_ALLOWED"
     BAD_TOKEN_KIND = "BAD_TOKEN_KIND"
     NAMESPACE = "NAMESPACE"
@@ -205,6 +207,8 @@ ABOUT: dict[ErrorCode, tuple[Category, str]] = {
     ErrorCode.CONSTRAINT_VIOLATION: (_S, "A database constraint refused the write."),
     ErrorCode.PRIVILEGED: (_A, "The kind or predicate is privileged: this token's source cannot write it."),
     ErrorCode.OWNER_ONLY: (_A, "Only the owner governs memory."),
+    ErrorCode.EXPORT_FORMAT: (_I, "Not a whole worldmem-export file of a version this server reads."),
+    ErrorCode.OWNER_NOT_EMPTY: (_S, "An export is imported only into an owner that holds no memory yet."),
     ErrorCode.SOURCE_NOT_ALLOWED: (_A, "The token may not claim this source (a source can only lower trust)."),
     ErrorCode.BAD_TOKEN_KIND: (_I, "A token's kind, name or rights do not fit together."),
     ErrorCode.NAMESPACE: (_A, "An integration registers keys only under its own namespace (name:)."),

@@ -1,0 +1,142 @@
+"""Export of an owner's memory and its import into an empty owner: the same answers afterwards (the demo
+world and a small generated one), the doctor content, and bad files or a non-empty owner refused with
+nothing written."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.export_roundtrip import answers, generate, instants_of
+from cli.main import main as cli_main
+from graph.age.doctor import check
+from graph.demo import load_demo
+from graph.errors import BadInput, Conflict
+from graph.platform.db import Database
+from graph.reads.temporal import state_at
+from graph.settings import get_settings
+from graph.transfer.dump import export_lines
+from graph.transfer.load import import_lines
+
+DEMO_REFS = ["person:basti", "pet:luna", "repo:home-agent", "github:issue:42"]
+DEMO_PREDICATES = ["feeding_time", "owns", "answer_language", "works_on", "status", "birthday"]
+
+
+def fresh() -> str:
+    return f"owner-{uuid.uuid4().hex[:12]}"
+
+
+def records(lines: list[str], kind: str) -> list[dict[str, Any]]:
+    return [r for r in map(json.loads, lines[1:]) if r.get("type") == kind]
+
+
+def test_the_demo_world_round_trips_with_the_same_answers(db: Database, test_db_url: str) -> None:
+    a, b = fresh(), fresh()
+    load_demo(db, a)
+    lines = export_lines(db, a)
+    head = json.loads(lines[0])
+    assert (head["format"], head["version"], head["owner"]) == ("worldmem-export", 1, a)
+    facts = records(lines, "fact")
+    assert facts and any(f["superseded_at"] for f in facts) and records(lines, "event")
+    assert all("owner_sub" not in r for r in map(json.loads, lines[1:]))
+    counts = import_lines(db, b, lines)
+    assert counts["fact"] == len(facts) and counts["entity"] == len(records(lines, "entity"))
+    instants = instants_of(lines)
+    assert len(instants) >= 3
+    mine, theirs = (answers(db, o, DEMO_REFS, instants, DEMO_PREDICATES) for o in (a, b))
+    for x, y in zip(mine, theirs, strict=True):
+        assert x == y
+    assert len(mine) > 50
+    assert any('"feeding_time"' in x for x in mine)  # the compared answers hold content, not only "none"
+    report = check(test_db_url)
+    assert report.ok, report.problems
+    # the imported owner's own export holds the same records, ids aside
+    again = export_lines(db, b)
+    assert len(again) == len(lines) and records(again, "fact")[0]["recorded_at"] == facts[0]["recorded_at"]
+
+
+def test_a_generated_world_round_trips(db: Database, test_db_url: str) -> None:
+    a, b = fresh(), fresh()
+    generate(db, a, 700)
+    lines = export_lines(db, a)
+    assert len(records(lines, "fact")) >= 700 and records(lines, "event")
+    import_lines(db, b, lines)
+    refs = [r["ref"] for r in records(lines, "entity")][::29]
+    instants = instants_of(lines)
+    mine, theirs = (answers(db, o, refs, instants, ["description", "knows"]) for o in (a, b))
+    assert len(mine) > 100 and mine == theirs
+    assert any("moved on" in x for x in mine)
+    assert check(test_db_url).ok
+
+
+def test_a_non_empty_owner_is_refused_and_keeps_what_it_had(db: Database) -> None:
+    a, b = fresh(), fresh()
+    load_demo(db, a)
+    load_demo(db, b)
+    lines = export_lines(db, a)
+    before = export_lines(db, b)
+    with pytest.raises(Conflict) as refused:
+        import_lines(db, b, lines)
+    assert refused.value.code == "OWNER_NOT_EMPTY"
+    assert export_lines(db, b)[1:-1] == before[1:-1]
+
+
+@pytest.mark.parametrize("damage", ["other_format", "other_version", "truncated", "cut_line", "unknown_type",
+                                    "empty"])
+def test_a_bad_file_is_refused_and_nothing_is_written(db: Database, damage: str) -> None:
+    a, b = fresh(), fresh()
+    load_demo(db, a)
+    lines = export_lines(db, a)
+    head = json.loads(lines[0])
+    bad = {
+        "other_format": [json.dumps({**head, "format": "graphiti"}), *lines[1:]],
+        "other_version": [json.dumps({**head, "version": 2}), *lines[1:]],
+        "truncated": lines[: len(lines) // 2],
+        "cut_line": [*lines[:-2], lines[-2][:20], lines[-1]],
+        "unknown_type": [lines[0], json.dumps({"type": "password"}), *lines[1:]],
+        "empty": [],
+    }[damage]
+    with pytest.raises(BadInput) as refused:
+        import_lines(db, b, bad)
+    assert refused.value.code == "EXPORT_FORMAT"
+    assert state_at(db, b, "pet:luna", head_time(head)) is None
+
+
+def test_a_failure_after_the_first_rows_leaves_nothing(db: Database) -> None:
+    """A file that parses but whose rows the database refuses (facts naming an entity the file lacks, which
+    still exists for the owner it came from): refused, and the entities written before are rolled back."""
+    a, b = fresh(), fresh()
+    load_demo(db, a)
+    lines = export_lines(db, a)
+    kept = [line for line in lines if json.loads(line).get("type") != "entity" or "pet:luna" not in line]
+    end = json.loads(kept[-1])
+    end["counts"]["entity"] -= 1
+    kept[-1] = json.dumps(end)
+    with pytest.raises(BadInput) as refused:
+        import_lines(db, b, kept)
+    assert refused.value.code == "EXPORT_FORMAT" and "foreign key" in str(refused.value)
+    assert export_lines(db, b)[1:-1] == []
+
+
+def test_the_cli_exports_and_imports(db: Database, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     test_db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = fresh(), fresh()
+    load_demo(db, a)
+    out = tmp_path / "memory.jsonl"
+    scoped = get_settings().model_copy(update={"db_name": test_db_url.rsplit("/", 1)[1].split("?")[0]})
+    monkeypatch.setattr("cli.main.get_settings", lambda: scoped)
+    assert cli_main(["export", "--owner", a, "--out", str(out)]) == 0
+    assert json.loads(out.read_text().splitlines()[0])["owner"] == a
+    assert cli_main(["import", "--owner", b, str(out)]) == 0
+    assert state_at(db, b, "pet:luna", head_time(json.loads(out.read_text().splitlines()[0]))) is not None
+    assert cli_main(["import", "--owner", b, str(out)]) == 2
+    assert "already holds memory" in capsys.readouterr().err
+
+
+def head_time(head: dict[str, Any]) -> Any:
+    from datetime import datetime
+    return datetime.fromisoformat(head["exported_at"])
