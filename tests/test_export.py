@@ -10,17 +10,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from bench.export_roundtrip import answers, generate, instants_of
 from cli.main import main as cli_main
+from curator.turns import TurnIn, record_turn
 from graph.age.doctor import check
 from graph.demo import load_demo
 from graph.errors import BadInput, Conflict
+from graph.ledger.committer import commit_proposal
+from graph.ledger.proposal import AssertFact, MemoryMutationProposal, RejectProposal
+from graph.ledger.registries import register_entity_kinds
+from graph.ledger.tokens import Principal, owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
 from graph.settings import get_settings
 from graph.transfer.dump import export_lines
 from graph.transfer.load import import_lines
+from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
 DEMO_REFS = ["person:basti", "pet:luna", "repo:home-agent", "github:issue:42"]
 DEMO_PREDICATES = ["feeding_time", "owns", "answer_language", "works_on", "status", "birthday"]
@@ -140,3 +147,56 @@ def test_the_cli_exports_and_imports(db: Database, tmp_path: Path, capsys: pytes
 def head_time(head: dict[str, Any]) -> Any:
     from datetime import datetime
     return datetime.fromisoformat(head["exported_at"])
+
+
+def test_turns_registered_keys_and_review_decisions_travel(db: Database) -> None:
+    """What the demo world lacks: chat turns (German too), a kind the owner registered, a rejected proposal
+    (its suppression marker), an alias; all of it arrives, and the suppression still holds for the new owner."""
+    a, b = fresh(), fresh()
+    load_demo(db, a)
+    record_turn(db, a, TurnIn(chat_id="küche", text="Luna frisst jetzt um 8 Uhr ✓"))
+    record_turn(db, a, TurnIn(chat_id="küche", role="assistant", text="Notiert."))
+    key = f"hobby{uuid.uuid4().hex[:6]}"
+    register_entity_kinds(db, [{"key": key, "name": "Hobby", "description": "a pastime"}],
+                          principal=owner_principal(a))
+    pending = next(r for r in records(export_lines(db, a), "fact") if r["status"] == "pending")
+    done = commit_proposal(db, owner_principal(a), MemoryMutationProposal(
+        run_id="review-1", operations=[RejectProposal(fact_id=pending["id"])]))
+    assert not done.rejected
+    lines = export_lines(db, a)
+    assert [t["text"] for t in records(lines, "turn")] == ["Luna frisst jetzt um 8 Uhr ✓", "Notiert."]
+    assert [k["key"] for k in records(lines, "entity_kind")] == [key]
+    assert records(lines, "suppression") and records(lines, "alias")
+    counts = import_lines(db, b, lines)
+    assert counts["turn"] == 2 and counts["suppression"] == 1 and counts["entity_kind"] == 1
+    again = export_lines(db, b)
+    assert [t["text"] for t in records(again, "turn")] == ["Luna frisst jetzt um 8 Uhr ✓", "Notiert."]
+    # the registered key stays its first registrant's (the vocabulary is global); B gets no second copy
+    assert records(again, "entity_kind") == []
+    # the suppression holds: proposing the rejected belief again for B is refused as for A
+    retry = MemoryMutationProposal(run_id="retry-1", operations=[AssertFact(
+        subject="pet:luna", predicate="birthday", value=pending["object_value"], valid_from=pending["valid_from"],
+        confidence=pending["confidence"])])
+    codes = [[r.code for r in commit_proposal(db, agent(o), retry).rejected] for o in (a, b)]
+    assert codes[0] == codes[1] == ["SUPPRESSED"]
+
+
+def agent(owner: str) -> Principal:
+    return Principal(owner=owner, kind="agent", can_import=False, can_integrate=False)
+
+
+def test_the_owner_token_exports_over_graphql_and_no_other_token_does(
+        db: Database, client: TestClient, make_token: MakeToken) -> None:  # noqa: F811
+    a, other = fresh(), fresh()
+    load_demo(db, a)
+    load_demo(db, other)
+    body = gql(client, make_token(a), "{ exportMemory }")
+    lines = body["data"]["exportMemory"].splitlines()
+    assert json.loads(lines[0])["owner"] == a and json.loads(lines[-1])["type"] == "end"
+    # row-level security: the same records as the admin's export of this owner, none of the other's
+    assert lines[1:-1] == export_lines(db, a)[1:-1]
+    theirs = {r["id"] for r in map(json.loads, export_lines(db, other)[1:-1]) if "id" in r}
+    assert theirs and not theirs & {r["id"] for r in map(json.loads, lines[1:-1]) if "id" in r}
+    for kind in ("agent", "integration"):
+        token = make_token(a, kind=kind, name="home" if kind == "integration" else None)
+        assert codes(gql(client, token, "{ exportMemory }")) == ["OWNER_ONLY"]

@@ -22,7 +22,6 @@ from graph.transfer import format as fmt
 from graph.transfer import remirror
 from graph.transfer.tables import columns, statement
 
-CHUNK = 2000
 UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
@@ -65,9 +64,9 @@ def _insert(conn: Any, name: str, table: str, rows: list[dict[str, Any]]) -> int
     if not rows:
         return 0
     cols = [c for c in columns(conn, table) if c in rows[0]]
-    query = statement(name, table, cols)
-    for i in range(0, len(rows), CHUNK):
-        conn.execute(query, {"rows": json.dumps(rows[i:i + CHUNK], ensure_ascii=False)})
+    # one statement per table: rows reference rows of their own table in both directions (a fact its
+    # predecessor and its successor, an event its cause), and a foreign key is checked at the statement's end
+    conn.execute(statement(name, table, cols), {"rows": json.dumps(rows, ensure_ascii=False)})
     return len(rows)
 
 
