@@ -20,9 +20,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bench.fresh_data import people, ref, scratch
+from curator.turns import TurnIn, record_turn
 from graph.age.doctor import check
 from graph.ledger.committer import commit_proposal
-from graph.ledger.proposal import AssertFact, MemoryMutationProposal, RecordEvent
+from graph.ledger.proposal import AddAlias, AssertFact, MemoryMutationProposal, MergeEntities, RecordEvent
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.causality import explain_change
@@ -87,7 +88,8 @@ def instants_of(lines: list[str]) -> list[datetime]:
 
 def generate(db: Database, owner: str, facts: int) -> None:
     """About `facts` fact rows: 2 per person, a second description for one person in three (a new row and
-    the superseded one), and an event chain with causes every 100 people."""
+    the superseded one); every 100 people an event chain with causes, a nickname alias and two chat turns;
+    every 1,000 people a merge of a duplicate into its neighbour."""
     n = max(3, facts * 3 // 7)
     for proposal in people(n, f"gen-{owner}"):
         commit_proposal(db, owner_principal(owner), proposal)
@@ -102,7 +104,14 @@ def generate(db: Database, owner: str, facts: int) -> None:
             RecordEvent(event_type="state_change", target=ref(i), occurred_at=later, summary=f"seen {i}",
                         external_ref=f"ev-{i}"),
             RecordEvent(event_type="state_change", target=ref(i), occurred_at=later + timedelta(hours=1),
-                        summary=f"seen again {i}", caused_by=f"ev-{i}")]))
+                        summary=f"seen again {i}", caused_by=f"ev-{i}"),
+            AddAlias(ref=ref(i), alias=f"Spitzname {i}", valid_from=later)]))
+        record_turn(db, owner, TurnIn(chat_id=f"chat-{i // 1000}", text=f"Übrigens: {ref(i)} ist umgezogen."))
+        record_turn(db, owner, TurnIn(chat_id=f"chat-{i // 1000}", role="assistant", text="Notiert."))
+    merges: list[Any] = [MergeEntities(entity=ref(i + 1), into=ref(i)) for i in range(500, n - 1, 1000)]
+    if merges:
+        commit_proposal(db, owner_principal(owner), MemoryMutationProposal(run_id=f"gen-{owner}-merge",
+                                                                           operations=merges))
 
 
 def main(argv: list[str] | None = None) -> int:

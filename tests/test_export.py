@@ -68,11 +68,12 @@ def test_the_demo_world_round_trips_with_the_same_answers(db: Database, test_db_
 
 def test_a_generated_world_round_trips(db: Database, test_db_url: str) -> None:
     a, b = fresh(), fresh()
-    generate(db, a, 700)
+    generate(db, a, 2400)
     lines = export_lines(db, a)
-    assert len(records(lines, "fact")) >= 700 and records(lines, "event")
+    assert len(records(lines, "fact")) >= 2400 and records(lines, "event") and records(lines, "turn")
+    assert records(lines, "merge") and records(lines, "alias") and records(lines, "merge_move")
     import_lines(db, b, lines)
-    refs = [r["ref"] for r in records(lines, "entity")][::29]
+    refs = [*[r["ref"] for r in records(lines, "entity")][::37], "person:p500", "person:p501"]
     instants = instants_of(lines)
     mine, theirs = (answers(db, o, refs, instants, ["description", "knows"]) for o in (a, b))
     assert len(mine) > 100 and mine == theirs
