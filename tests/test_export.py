@@ -210,3 +210,28 @@ def test_the_owner_token_exports_over_graphql_and_no_other_token_does(
     for kind in ("agent", "integration"):
         token = make_token(a, kind=kind, name="home" if kind == "integration" else None)
         assert codes(gql(client, token, "{ exportMemory }")) == ["OWNER_ONLY"]
+
+
+def test_a_file_naming_another_owner_writes_only_the_importing_owner(db: Database,
+                                                                     admin_conn: psycopg.Connection[Any]) -> None:
+    """The owner column of a record is never read: a hand-edited file that names another owner (or carries
+    its ids) still writes only the owner it is imported for, and leaves the other one as it was."""
+    a, victim, b = fresh(), fresh(), fresh()
+    load_demo(db, a)
+    load_demo(db, victim)
+    theirs = export_lines(db, victim)
+    luna = next(r["id"] for r in records(theirs, "entity") if r["ref"] == "pet:luna")
+    lines = export_lines(db, a)
+    edited = [lines[0], *(json.dumps({**json.loads(line), "owner_sub": victim}) for line in lines[1:-1]),
+              json.dumps({"type": "fact", **{**records(lines, "fact")[0], "subject_id": luna}}), lines[-1]]
+    end = json.loads(edited[-1])
+    end["counts"]["fact"] += 1
+    edited[-1] = json.dumps(end)
+    with pytest.raises(BadInput):  # the victim's entity id is renamed to nothing: a dangling reference
+        import_lines(db, b, edited)
+    import_lines(db, b, [edited[0], *edited[1:-2], lines[-1]])
+    assert export_lines(db, victim)[1:-1] == theirs[1:-1]
+    owners = admin_conn.execute("SELECT DISTINCT owner_sub FROM facts WHERE owner_sub IN (%s, %s)",
+                                (b, victim)).fetchall()
+    assert sorted(o[0] for o in owners) == sorted([b, victim])
+    assert len(export_lines(db, b)) == len(lines)
