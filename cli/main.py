@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psycopg
 
-from cli import console, curator, finder, intents, mcp, owner, retention, worker
+from cli import console, curator, finder, intents, mcp, owner, retention, transfer, worker
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url, role_url
@@ -238,8 +238,10 @@ COMMANDS["mcp"] = mcp.run
 COMMANDS["retention"] = retention.run
 COMMANDS["curator"] = curator.run
 COMMANDS["owner"] = owner.run
+COMMANDS["export"] = transfer.run_export
+COMMANDS["import"] = transfer.run_import
 EXTENSIONS += [console.add_parser, intents.add_parser, worker.add_parser, mcp.add_parser, finder.add_parser,
-               retention.add_parser, curator.add_parser, owner.add_parser]
+               retention.add_parser, curator.add_parser, owner.add_parser, transfer.add_parser]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

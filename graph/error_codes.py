@@ -145,6 +145,9 @@ class ErrorCode(StrEnum):
     ERASED_REF = "ERASED_REF", _S, ("A write names a ref that was erased at the owner's request: it is not created "
                                     "again.")
     NOTHING_TO_ERASE = "NOTHING_TO_ERASE", _I, "The entity has no rows of this predicate to erase."
+    # export and import (graph/transfer)
+    EXPORT_FORMAT = "EXPORT_FORMAT", _I, "Not a whole worldmem-export file of a version this server reads."
+    OWNER_NOT_EMPTY = "OWNER_NOT_EMPTY", _S, "An export is imported only into an owner that holds no memory yet."
     # the Cypher console
     CONSOLE_ERROR = "CONSOLE_ERROR", _I, "The console refused the query."
     CONSOLE_SYNTAX = "CONSOLE_SYNTAX", _I, "The console query is malformed."

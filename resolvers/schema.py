@@ -53,10 +53,11 @@ from resolvers.registry_types import RegistryMutation, RegistryQuery
 from resolvers.retention import RetentionMutation
 from resolvers.scalars import SCALAR_MAP
 from resolvers.sync import SyncMutation
+from resolvers.transfer import TransferQuery
 
 QUERY_MIXINS: tuple[type, ...] = (LedgerQuery, RegistryQuery, GovernanceQuery, ConsoleQuery, AgentQuery,
                                   GraphQueryQuery, CuratorQuery, CuratorRecordQuery, ExplorerQuery, DomainsQuery,
-                                  ErasureQuery)
+                                  ErasureQuery, TransferQuery)
 MUTATION_MIXINS: tuple[type, ...] = (LedgerMutation, RegistryMutation, GovernanceMutation, CuratorMutation,
                                      SyncMutation, CodemodeMutation, DomainsMutation, RetentionMutation,
                                      ErasureMutation, EpisodeMutation)
