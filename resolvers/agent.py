@@ -112,16 +112,18 @@ async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10,
         raise BadInput("timeRange: `to` must be after `from`", code="BAD_TIME")
     within = search.window(valid_time, span.from_, span.to)
     embedder = embedder_for(info.context.settings) if mode is SearchMode.HYBRID else None
-    args = (database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50), _c(kind), within, embedder)
+    # no validTime nor timeRange: a time the query names is its window (an explicit one wins over the words)
+    args = (database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50), _c(kind),
+            within if valid_time or span.from_ or span.to else None, embedder)
     # hybrid: the meaning list may take a second connection, only as one more slot of the owner's share
     result = await (offload_spare(_searched, *args) if embedder else blocking(_searched, False, *args))
     return SearchResult.from_view(result)
 
 
 def _searched(spare: bool, db: Database, owner: str, query: str, limit: int, kind: str | None,
-              within: search.Window, embedder: Embedder | None) -> SearchView:
+              within: search.Window | None, embedder: Embedder | None) -> SearchView:
     return search.search_world_memory(db, owner, query, limit, kind=kind, within=within, embedder=embedder,
-                                      spare_connection=spare)
+                                      spare_connection=spare, read_time=within is None)
 
 
 async def get_neighbors(info: Info[Any, Any], ref: str, depth: int = 1, predicates: list[str] | None = None,
@@ -203,6 +205,8 @@ class AgentQuery:
                                                   "reciprocal rank fusion; `kind` filters entities, "
                                                   "`timeRange` the valid time of facts and memories; "
                                                   "`validTime`: facts as of it and episodes within a week of it; "
+                                                  "without either, a time the query names (\"in 2025\", "
+                                                  "\"letzten März\") is the window (see `window`); "
                                                   "`mode` TEXT skips meaning (no query embedding)")
     world_context: WorldContext = strawberry.field(
         resolver=world_context, description="The Known World State block for one turn of a chat, within "
