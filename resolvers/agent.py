@@ -203,8 +203,10 @@ class AgentQuery:
                                                   "and what the finder holds (entity texts, summaries, rollups) "
                                                   "by words (German and English) and by meaning, fused by "
                                                   "reciprocal rank fusion; `kind` filters entities, "
-                                                  "`timeRange` the valid time of facts and memories; "
-                                                  "`validTime`: facts as of it and episodes within a week of it; "
+                                                  "`timeRange` the valid time of facts (episodes and memories: "
+                                                  "those before its end, within it first); "
+                                                  "`validTime`: facts as of it, episodes said up to a week after it "
+                                                  "(those within a week of it first); "
                                                   "without either, a time the query names (\"in 2025\", "
                                                   "\"letzten März\") is the window (see `window`); "
                                                   "`mode` TEXT skips meaning (no query embedding)")

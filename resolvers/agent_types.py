@@ -163,7 +163,7 @@ class TimeRange:
 
 @strawberry.type(description="The time a search query named and the search used as its window")
 class SearchWindow:
-    words: str = strawberry.field(description="The words that named it (left out of the search)")
+    words: str = strawberry.field(description="The words of the query that named it")
     label_de: str = strawberry.field(description="The window in German (\"März 2025\")")
     label_en: str = strawberry.field(description="The window in English (\"March 2025\")")
 
@@ -179,9 +179,8 @@ class SearchResult:
     valid_from: datetime | None = strawberry.field(description="The time window used (validTime or timeRange)")
     valid_to: datetime | None
     window: SearchWindow | None = strawberry.field(
-        description="Without validTime and timeRange: the time the query named, read as the window (validFrom, "
-                    "validTo; episodes said before it count too, those within it rank higher); `query` is then "
-                    "the query without those words")
+        description="Without validTime and timeRange: the time the query named, read as the window "
+                    "(validFrom, validTo)")
     result: strawberry.Private[r.SearchResult]
 
     @strawberry.field

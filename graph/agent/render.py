@@ -93,7 +93,7 @@ class SearchHit(BaseModel):
 class ReadWindow(BaseModel):
     """A time written into a search query ("in 2025", "letzten März") and read as its window."""
 
-    words: str = Field(description="The words of the query that named the time (left out of the search)")
+    words: str = Field(description="The words of the query that named the time")
     label_de: str
     label_en: str
 

@@ -85,13 +85,13 @@ def statement(row: dict[str, Any]) -> Statement:
 
 @dataclass(frozen=True)
 class Window:
-    """The valid time a search looks at: facts as of `as_of` (or during the range), episodes said in
-    [valid_from, valid_to). All None: now, and every episode."""
+    """The valid time a search looks at: facts as of `as_of` (or during the range), episodes said before
+    `valid_to`, those in [valid_from, valid_to) ranked up. All None: now, and every episode."""
 
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     as_of: datetime | None = None
-    read: ReadWindow | None = None  # read from the query's words: episodes before it count too, boosted within
+    read: ReadWindow | None = None  # the time the query's words named, when the window was read from them
 
 
 def window(valid_time: datetime | None = None, valid_from: datetime | None = None,
@@ -103,14 +103,13 @@ def window(valid_time: datetime | None = None, valid_from: datetime | None = Non
     return Window(valid_from, valid_to, valid_time)
 
 
-def read_window(query: str, at: datetime) -> tuple[str, Window | None]:
-    """The query without the time it names, and that time's window (pure); (query, None) when it names none or
-    nothing but the time."""
+def read_window(query: str, at: datetime) -> Window | None:
+    """The window of the time `query` names, as of `at` (pure); None when it names none."""
     found = find_window(query, at)
-    if found is None or not found.query.strip(" ?!.,"):
-        return query, None
-    return found.query, Window(found.start, found.end, None,
-                               ReadWindow(words=found.matched, label_de=found.label_de, label_en=found.label_en))
+    if found is None:
+        return None
+    return Window(found.start, found.end, None,
+                  ReadWindow(words=found.matched, label_de=found.label_de, label_en=found.label_en))
 
 
 def search_world_memory(db: Database, owner: str, query: str, limit: int = 10, *, kind: str | None = None,
@@ -123,18 +122,20 @@ def search_world_memory(db: Database, owner: str, query: str, limit: int = 10, *
     episodes around it); the result says which it used. Without an embedder, or before anything is
     embedded, the search runs on text and names only, and says so (`mode`, `waiting`). `spare_connection`:
     the meaning list may run beside the text lists on a second pooled connection (else after them).
-    `read_time` without a window: a time the query names ("in 2025", "letzten März") is its window, searched
-    without those words; `query` of the result is what was searched, `window` the time read."""
+    `read_time` without a window: a time the query names ("in 2025", "letzten März") is its window, and the
+    result's `window` says which. The words stay in the searched text: an episode's text carries its date, and
+    taking them out lost more than it gained (docs/recall-evaluation.md). With any window, episodes and
+    memories said before it count too, those within it ranked up: a question about a past state is mostly
+    answered by what was said before the window and still held in it."""
     q = _query(query)
     if not q:
         return SearchResult(query=query, message="Give some words to search for.")
     at = now()
     w = within or Window(valid_from, valid_to)
     if read_time and within is None and valid_from is None and valid_to is None:
-        q, found = read_window(q, at)
-        w = found or w
+        w = read_window(q, at) or w
     request = finder.Query(text=q, kind=kind, valid_from=w.valid_from, valid_to=w.valid_to, as_of=w.as_of,
-                           limit=max(1, min(limit, 50)), look_back=w.read is not None)
+                           limit=max(1, min(limit, 50)), look_back=w.valid_from is not None or w.valid_to is not None)
     fused = finder.search(owner_rounds(db, owner, spare=spare_connection), request, embedder, at)
     result = SearchResult(query=q, hits=fused.hits, mode=fused.mode, waiting=fused.waiting,
                           valid_from=w.valid_from, valid_to=w.valid_to, window=w.read)

@@ -47,9 +47,9 @@ BESIDE = True
 WEIGHTS = {"answer": 1.5}
 # Cosine similarity below which a row found by meaning is no hit (offline model; measured in docs/episodes.md).
 MEANING_FLOOR = 0.15
-# Places a projection said within a window read from the question moves up its list (measured on the dev split
+# Places a projection said within the window moves up its list (look_back) (measured on the dev split
 # of the recall evaluation, docs/recall-evaluation.md).
-WINDOW_BOOST = 5
+WINDOW_BOOST = 10
 
 
 @dataclass(frozen=True)
@@ -137,10 +137,13 @@ def _episodes_if(q: Query, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def boosted(rows: list[dict[str, Any]], start: datetime | None, end: datetime | None) -> list[dict[str, Any]]:
     """A list's rows with those said within [start, end) moved up WINDOW_BOOST places (pure), the rest in order:
-    the window ranks what it names first without hiding what was said before it."""
+    the window ranks what it names first without hiding the episodes said before it. A memory (summary,
+    rollup) covers a time of its own and stays one only while valid during the window."""
     def inside(r: dict[str, Any]) -> bool:
         said = r.get("valid_from")
         return said is not None and (start is None or said >= start) and (end is None or said < end)
+    rows = [r for r in rows if r.get("source_kind") == "episode" or start is None or r.get("valid_to") is None
+            or r["valid_to"] > start]
     within = [inside(r) for r in rows]
     order = sorted(range(len(rows)), key=lambda i: (i - WINDOW_BOOST if within[i] else i, not within[i], i))
     return [rows[i] for i in order]
