@@ -152,7 +152,7 @@ async def get_change_explanation(info: Info[Any, Any], ref: str | None = None, p
 
 async def world_context(info: Info[Any, Any], message: str, chat_id: str | None = None,
                         scope_chain: list[str] | None = None, budget_tokens: int = 1000,
-                        scope: str | None = None) -> WorldContext:
+                        scope: str | None = None, valid_time: datetime | None = None) -> WorldContext:
     if unavailable(info):  # the token could not even be checked: an empty block, no data
         return WorldContext.from_view(context.WorldContext(
             budget_tokens=budget_tokens, warnings=["memory unavailable (database not reachable); "
@@ -162,7 +162,7 @@ async def world_context(info: Info[Any, Any], message: str, chat_id: str | None 
         request = ContextRequest(chat_id=_t(chat_id)[:200] if chat_id else None, message=_t(message)[:MAX_MESSAGE],
                                  scope_chain=[_t(s) for s in [*([scope] if scope else []),
                                                               *(scope_chain or [])][:MAX_CHAIN]],
-                                 budget_tokens=_clamp(budget_tokens, 50, 100_000))
+                                 budget_tokens=_clamp(budget_tokens, 50, 100_000), at=valid_time)
         view = await blocking(context.world_context, database(info), who.owner, request)
     except Exception:
         log.exception("worldContext failed before the builder ran")
@@ -214,4 +214,6 @@ class AgentQuery:
         resolver=world_context, description="The Known World State block for one turn of a chat, within "
                                             "budgetTokens (about 4 characters each); never an error. `scope` "
                                             "(e.g. repo:home-agent) goes first in the scope chain; a repo, "
-                                            "project or folder in it adds conventions and build state")
+                                            "project or folder in it adds conventions and build state; "
+                                            "`validTime`: the facts as believed now about that time "
+                                            "(default now)")
