@@ -112,16 +112,18 @@ async def search_world_memory(info: Info[Any, Any], query: str, limit: int = 10,
         raise BadInput("timeRange: `to` must be after `from`", code="BAD_TIME")
     within = search.window(valid_time, span.from_, span.to)
     embedder = embedder_for(info.context.settings) if mode is SearchMode.HYBRID else None
-    args = (database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50), _c(kind), within, embedder)
+    # no validTime nor timeRange: a time the query names is its window (an explicit one wins over the words)
+    args = (database(info), principal(info).owner, _t(query), _clamp(limit, 1, 50), _c(kind),
+            within if valid_time or span.from_ or span.to else None, embedder)
     # hybrid: the meaning list may take a second connection, only as one more slot of the owner's share
     result = await (offload_spare(_searched, *args) if embedder else blocking(_searched, False, *args))
     return SearchResult.from_view(result)
 
 
 def _searched(spare: bool, db: Database, owner: str, query: str, limit: int, kind: str | None,
-              within: search.Window, embedder: Embedder | None) -> SearchView:
+              within: search.Window | None, embedder: Embedder | None) -> SearchView:
     return search.search_world_memory(db, owner, query, limit, kind=kind, within=within, embedder=embedder,
-                                      spare_connection=spare)
+                                      spare_connection=spare, read_time=within is None)
 
 
 async def get_neighbors(info: Info[Any, Any], ref: str, depth: int = 1, predicates: list[str] | None = None,
@@ -150,7 +152,7 @@ async def get_change_explanation(info: Info[Any, Any], ref: str | None = None, p
 
 async def world_context(info: Info[Any, Any], message: str, chat_id: str | None = None,
                         scope_chain: list[str] | None = None, budget_tokens: int = 1000,
-                        scope: str | None = None) -> WorldContext:
+                        scope: str | None = None, valid_time: datetime | None = None) -> WorldContext:
     if unavailable(info):  # the token could not even be checked: an empty block, no data
         return WorldContext.from_view(context.WorldContext(
             budget_tokens=budget_tokens, warnings=["memory unavailable (database not reachable); "
@@ -160,7 +162,7 @@ async def world_context(info: Info[Any, Any], message: str, chat_id: str | None 
         request = ContextRequest(chat_id=_t(chat_id)[:200] if chat_id else None, message=_t(message)[:MAX_MESSAGE],
                                  scope_chain=[_t(s) for s in [*([scope] if scope else []),
                                                               *(scope_chain or [])][:MAX_CHAIN]],
-                                 budget_tokens=_clamp(budget_tokens, 50, 100_000))
+                                 budget_tokens=_clamp(budget_tokens, 50, 100_000), at=valid_time)
         view = await blocking(context.world_context, database(info), who.owner, request)
     except Exception:
         log.exception("worldContext failed before the builder ran")
@@ -201,11 +203,17 @@ class AgentQuery:
                                                   "and what the finder holds (entity texts, summaries, rollups) "
                                                   "by words (German and English) and by meaning, fused by "
                                                   "reciprocal rank fusion; `kind` filters entities, "
-                                                  "`timeRange` the valid time of facts and memories; "
-                                                  "`validTime`: facts as of it and episodes within a week of it; "
+                                                  "`timeRange` the valid time of facts (episodes and memories: "
+                                                  "those before its end, within it first); "
+                                                  "`validTime`: facts as of it, episodes said up to a week after it "
+                                                  "(those within a week of it first); "
+                                                  "without either, a time the query names (\"in 2025\", "
+                                                  "\"letzten März\") is the window (see `window`); "
                                                   "`mode` TEXT skips meaning (no query embedding)")
     world_context: WorldContext = strawberry.field(
         resolver=world_context, description="The Known World State block for one turn of a chat, within "
                                             "budgetTokens (about 4 characters each); never an error. `scope` "
                                             "(e.g. repo:home-agent) goes first in the scope chain; a repo, "
-                                            "project or folder in it adds conventions and build state")
+                                            "project or folder in it adds conventions and build state; "
+                                            "`validTime`: the facts as believed now about that time "
+                                            "(default now)")

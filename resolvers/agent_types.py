@@ -161,6 +161,13 @@ class TimeRange:
     to: datetime | None = None
 
 
+@strawberry.type(description="The time a search query named and the search used as its window")
+class SearchWindow:
+    words: str = strawberry.field(description="The words of the query that named it")
+    label_de: str = strawberry.field(description="The window in German (\"März 2025\")")
+    label_en: str = strawberry.field(description="The window in English (\"March 2025\")")
+
+
 @strawberry.type
 class SearchResult:
     query: str
@@ -171,6 +178,9 @@ class SearchResult:
     waiting: str | None = strawberry.field(description="Why the meaning list did not search, when it did not")
     valid_from: datetime | None = strawberry.field(description="The time window used (validTime or timeRange)")
     valid_to: datetime | None
+    window: SearchWindow | None = strawberry.field(
+        description="Without validTime and timeRange: the time the query named, read as the window "
+                    "(validFrom, validTo)")
     result: strawberry.Private[r.SearchResult]
 
     @strawberry.field
@@ -186,7 +196,9 @@ class SearchResult:
                           episode=Episode.from_view(h.episode) if h.episode else None,
                           found_by=h.found_by, matched=h.matched, hit=h) for h in s.hits]
         return cls(query=s.query, hits=hits, message=s.message, mode=s.mode, waiting=s.waiting,
-                   valid_from=s.valid_from, valid_to=s.valid_to, result=s)
+                   valid_from=s.valid_from, valid_to=s.valid_to,
+                   window=SearchWindow(words=s.window.words, label_de=s.window.label_de, label_en=s.window.label_en)
+                   if s.window else None, result=s)
 
 
 @strawberry.type(description="A world event and its direct cause")

@@ -90,6 +90,14 @@ class SearchHit(BaseModel):
     matched: str | None = Field(default=None, description="The name, value or projection text that matched")
 
 
+class ReadWindow(BaseModel):
+    """A time written into a search query ("in 2025", "letzten März") and read as its window."""
+
+    words: str = Field(description="The words of the query that named the time")
+    label_de: str
+    label_en: str
+
+
 class SearchResult(BaseModel):
     query: str
     hits: list[SearchHit] = Field(default_factory=list)
@@ -100,6 +108,8 @@ class SearchResult(BaseModel):
     waiting: str | None = Field(default=None, description="Why the meaning list did not search")
     valid_from: datetime | None = Field(default=None, description="The time window the search used")
     valid_to: datetime | None = None
+    window: ReadWindow | None = Field(default=None, description="The time the question named, when the search "
+                                                                 "read its window from the words")
 
 
 class EventNote(BaseModel):

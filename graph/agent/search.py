@@ -14,7 +14,8 @@ from typing import Any
 import psycopg
 
 from graph.agent.german import variants
-from graph.agent.render import EntityMatch, Found, SearchResult, Statement
+from graph.agent.render import EntityMatch, Found, ReadWindow, SearchResult, Statement
+from graph.agent.when import find_window
 from graph.finder import search as finder
 from graph.finder.embedders import Embedder
 from graph.finder.rounds import owner_rounds
@@ -84,12 +85,13 @@ def statement(row: dict[str, Any]) -> Statement:
 
 @dataclass(frozen=True)
 class Window:
-    """The valid time a search looks at: facts as of `as_of` (or during the range), episodes said in
-    [valid_from, valid_to). All None: now, and every episode."""
+    """The valid time a search looks at: facts as of `as_of` (or during the range), episodes said before
+    `valid_to`, those in [valid_from, valid_to) ranked up. All None: now, and every episode."""
 
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     as_of: datetime | None = None
+    read: ReadWindow | None = None  # the time the query's words named, when the window was read from them
 
 
 def window(valid_time: datetime | None = None, valid_from: datetime | None = None,
@@ -101,25 +103,42 @@ def window(valid_time: datetime | None = None, valid_from: datetime | None = Non
     return Window(valid_from, valid_to, valid_time)
 
 
+def read_window(query: str, at: datetime) -> Window | None:
+    """The window of the time `query` names, as of `at` (pure); None when it names none."""
+    found = find_window(query, at)
+    if found is None:
+        return None
+    return Window(found.start, found.end, None,
+                  ReadWindow(words=found.matched, label_de=found.label_de, label_en=found.label_en))
+
+
 def search_world_memory(db: Database, owner: str, query: str, limit: int = 10, *, kind: str | None = None,
                         valid_from: datetime | None = None, valid_to: datetime | None = None,
                         within: Window | None = None, embedder: Embedder | None = None,
-                        spare_connection: bool = True) -> SearchResult:
+                        spare_connection: bool = True, read_time: bool = False) -> SearchResult:
     """Entities (by name, alias, text or meaning), current facts (by value, and as answers to a question),
     episodes (chat turns) and memories (summaries, rollups), fused by reciprocal rank fusion, best first
     (graph.finder.search). `within` (else `valid_from`/`valid_to`): the valid-time window (facts as of it,
     episodes around it); the result says which it used. Without an embedder, or before anything is
     embedded, the search runs on text and names only, and says so (`mode`, `waiting`). `spare_connection`:
-    the meaning list may run beside the text lists on a second pooled connection (else after them)."""
+    the meaning list may run beside the text lists on a second pooled connection (else after them).
+    `read_time` without a window: a time the query names ("in 2025", "letzten März") is its window, and the
+    result's `window` says which. The words stay in the searched text: an episode's text carries its date, and
+    taking them out lost more than it gained (docs/recall-evaluation.md). With any window, episodes and
+    memories said before it count too, those within it ranked up: a question about a past state is mostly
+    answered by what was said before the window and still held in it."""
     q = _query(query)
     if not q:
         return SearchResult(query=query, message="Give some words to search for.")
+    at = now()
     w = within or Window(valid_from, valid_to)
+    if read_time and within is None and valid_from is None and valid_to is None:
+        w = read_window(q, at) or w
     request = finder.Query(text=q, kind=kind, valid_from=w.valid_from, valid_to=w.valid_to, as_of=w.as_of,
-                           limit=max(1, min(limit, 50)))
-    fused = finder.search(owner_rounds(db, owner, spare=spare_connection), request, embedder, now())
+                           limit=max(1, min(limit, 50)), look_back=w.valid_from is not None or w.valid_to is not None)
+    fused = finder.search(owner_rounds(db, owner, spare=spare_connection), request, embedder, at)
     result = SearchResult(query=q, hits=fused.hits, mode=fused.mode, waiting=fused.waiting,
-                          valid_from=w.valid_from, valid_to=w.valid_to)
+                          valid_from=w.valid_from, valid_to=w.valid_to, window=w.read)
     if not fused.hits:
         result.message = f'Nothing in memory matches "{q}"' + (f" of kind {kind}." if kind else ".")
     return result

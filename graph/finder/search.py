@@ -47,6 +47,9 @@ BESIDE = True
 WEIGHTS = {"answer": 1.5}
 # Cosine similarity below which a row found by meaning is no hit (offline model; measured in docs/episodes.md).
 MEANING_FLOOR = 0.15
+# Places a projection said within the window moves up its list (look_back) (measured on the dev split
+# of the recall evaluation, docs/recall-evaluation.md).
+WINDOW_BOOST = 10
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,9 @@ class Query:
     limit: int = 10
     lists: tuple[Lists, ...] = ALL_LISTS  # the evaluation runs single lists; search uses all
     as_of: datetime | None = None  # the answer list reads facts as of this valid time (None: the range's start)
+    # Projections (episodes, memories) said before the range count too, those within it ranked up (boosted): a
+    # question about a past state is mostly answered by what was said before the window and still held in it.
+    look_back: bool = False
 
     @property
     def valid_at(self) -> datetime | None:
@@ -83,10 +89,11 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     statement per text search"."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
-    meaning = vector_list.beside(run, embedder, q.text, params) if (
+    loose = {**params, "from": None} if q.look_back else params  # the projection lists' window
+    meaning = vector_list.beside(run, embedder, q.text, loose) if (
         BESIDE and isinstance(run, OwnerRounds) and run.spare and "meaning" in q.lists and embedder) else None
     embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder and not meaning else None
-    rows, owner = _text_lists(run, q, params, bool(embedding))
+    rows, owner = _text_lists(run, q, params, loose, bool(embedding))
     cands: hits.Candidates = {}
     ranked: list[tuple[str, Ranked]] = []
     if "name" in rows:
@@ -104,10 +111,12 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     if meaning is not None:
         nearest = meaning.result()
     if embedding is not None and embedder is not None and (found := vector(embedding)) is not None:
-        nearest = nearest_to(run, found, embedder.name, params, owner)
+        nearest = nearest_to(run, found, embedder.name, loose, owner)
     mode, waiting = meaning_mode(q, embedder, nearest)
     if nearest:
         projections.append(("meaning", _episodes_if(q, floored(nearest))))
+    if q.look_back:
+        projections = [(name, boosted(found_rows, q.valid_from, q.valid_to)) for name, found_rows in projections]
     shelf: hits.Episodes = {}
     ranked += hits.projections(projections, q.kind, cands, shelf)
     scores = rrf(ranked, WEIGHTS)
@@ -124,6 +133,20 @@ def _episodes_if(q: Query, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows, without episodes unless the query asks for the episode list (the context builder's entity
     fallback does not: a turn is no entity, and reading its episode would cost the builder a round trip)."""
     return rows if "episode" in q.lists else [r for r in rows if r["source_kind"] != "episode"]
+
+
+def boosted(rows: list[dict[str, Any]], start: datetime | None, end: datetime | None) -> list[dict[str, Any]]:
+    """A list's rows with those said within [start, end) moved up WINDOW_BOOST places (pure), the rest in order:
+    the window ranks what it names first without hiding the episodes said before it. A memory (summary,
+    rollup) covers a time of its own and stays one only while valid during the window."""
+    def inside(r: dict[str, Any]) -> bool:
+        said = r.get("valid_from")
+        return said is not None and (start is None or said >= start) and (end is None or said < end)
+    rows = [r for r in rows if r.get("source_kind") == "episode" or start is None or r.get("valid_to") is None
+            or r["valid_to"] > start]
+    within = [inside(r) for r in rows]
+    order = sorted(range(len(rows)), key=lambda i: (i - WINDOW_BOOST if within[i] else i, not within[i], i))
+    return [rows[i] for i in order]
 
 
 def floored(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -148,7 +171,7 @@ def meaning_mode(q: Query, embedder: Embedder | None, nearest: list[dict[str, An
 Statements = list[tuple[str, LiteralString, Mapping[str, Any]]]  # (list, statement, parameters)
 
 
-def _question_statements(q: Query, params: dict[str, Any]) -> Statements:
+def _question_statements(q: Query, params: dict[str, Any], loose: dict[str, Any]) -> Statements:
     """The statements of the lists that read a query as a question: the answer list (candidate facts, ranked
     by graph.finder.answers into answers and value matches) and the episode list (turns holding any content
     word). Without a content word (only question words and filler) neither runs."""
@@ -158,8 +181,9 @@ def _question_statements(q: Query, params: dict[str, Any]) -> Statements:
     timed = q.valid_at is not None
     named = {**params, "words": words, "forms": text_array(name_forms(q.text)), "pool": answers.POOL,
              "valid_at": q.valid_at or params["at"], "timed": timed, "during": timed and q.as_of is None}
-    return [(name, load(statement), named) for name, statement in
-            (("answer", "finder_search_answers"), ("episode", "finder_search_episodes")) if name in q.lists]
+    return [(name, load(statement), named if name == "answer" else {**named, "from": loose["from"]})
+            for name, statement in (("answer", "finder_search_answers"), ("episode", "finder_search_episodes"))
+            if name in q.lists]
 
 
 def _question_rows(q: Query, statements: Statements, found: list[list[dict[str, Any]]]) -> dict[str, Rows]:
@@ -169,7 +193,7 @@ def _question_rows(q: Query, statements: Statements, found: list[list[dict[str, 
     return rows
 
 
-def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
+def _text_lists(run: Rounds, q: Query, params: dict[str, Any], loose: dict[str, Any],
                 owner_wanted: bool) -> tuple[dict[str, Rows], str | None]:
     """The rows of the name, fact and text lists and of the question lists the query asks for, by list, and
     the owner (when the vector list will need it for graph.finder.sizes). In rounds of their own the text
@@ -177,7 +201,7 @@ def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
     first: the statement sets generic plans for the rest of its transaction)."""
     named = {**params, "forms": text_array(name_forms(q.text))}
     plain = statement_for("agent_search_facts", q) == "agent_search_facts"
-    questions = _question_statements(q, params)
+    questions = _question_statements(q, params, loose)
     if isinstance(run, OwnerRounds) and plain and all(name in q.lists for name in TEXT_LISTS):
         one = load("finder_search_lists")
         if questions:
@@ -197,7 +221,7 @@ def _text_lists(run: Rounds, q: Query, params: dict[str, Any],
         first.append(("set names", load("finder_set_names"), ()))
     if owner_wanted and not isinstance(run, OwnerRounds):
         first.append(("owner", load("finder_current_owner"), ()))
-    first += [(name, text, named if name == "name" else params) for name, text in lists]
+    first += [(name, text, named if name == "name" else loose if name == "text" else params) for name, text in lists]
     first += questions
     rows = dict(zip([label for label, _, _ in first], run([(text, p) for _, text, p in first]), strict=True))
     rows.update(_question_rows(q, questions, [rows.pop(name) for name, _, _ in questions]))
