@@ -87,7 +87,7 @@ def test_doctor_reports_graph_equals_ledger_after_random_workload(
     assert not tampered.ok and any("rels" in p for p in tampered.problems)
     admin_conn.execute(
         "SELECT * FROM cypher('worldgraph', $$ MATCH ()-[r:REL]->() WHERE r.status = 'tampered' "
-        f"SET r.status = {status} RETURN r $$) AS (r agtype)")
+        "SET r.status = $was RETURN r $$, %s) AS (r agtype)", (json.dumps({"was": json.loads(str(status))}),))
     assert check(test_db_url).ok
 
 
