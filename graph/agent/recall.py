@@ -44,8 +44,19 @@ def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool, q: Question 
         about.message = f'No entity is named "{found.query}". Did you mean:'
     else:
         erased = erase.erased_error(conn, name)  # an erased ref says when it was erased, not "no entity"
-        about.message = erased.message if erased else found.message
+        about.message = erased.message if erased else _later(conn, name, q) or found.message
     return about
+
+
+def _later(conn: psycopg.Connection[Any], ref: str, q: Question | None) -> str | None:
+    """Why a ref that exists now names nothing at the question's system time: it was recorded later."""
+    if q is None or q.system_time is None:
+        return None
+    row = conn.execute(load("agent_entity_recorded_later"), {"ref": ref, "system_time": q.system_time}).fetchone()
+    if row is None:
+        return None
+    return (f'No entity "{ref}" was known on {day(q.system_time)}: it was first recorded on '
+            f"{day(row['created_at'])}.")
 
 
 def facts_query(ids: Sequence[UUID], incoming: Sequence[UUID], at: datetime

@@ -4,7 +4,8 @@ SET LOCAL ROLE worldmem_owner;
 -- (graph/ledger/entities.py) and for the reads that resolve their ref inside their own statement
 -- (graph/sql/reads_*.sql: one statement per read after the owner). The rule, as the Python resolve
 -- had it in three statements (entity_by_ref, entity_by_alias, entity_survivor):
---   1. the entity whose ref is `wanted`;
+--   1. the entity whose ref is `wanted`, if it was recorded by `as_of` (before that it was unknown, as any
+--      ref never recorded);
 --   2. else the entities named by an alias (case-insensitive) believed at system time `as_of` (now when NULL,
 --      wm_known, 0015): one is found, two or more are ambiguous (two are enough to know);
 --   3. with `follow_merges`, the entity it stood for at `as_of` (wm_survivor, 0015), itself when that is not
@@ -23,12 +24,14 @@ CREATE OR REPLACE FUNCTION wm_resolve(wanted text, as_of timestamptz, follow_mer
         SELECT 'ref' AS via, e.id, e.merged_into_id
         FROM public.entities e
         WHERE e.owner_sub = public.wm_owner() AND e.ref = wm_resolve.wanted
+          AND (wm_resolve.as_of IS NULL OR e.created_at <= wm_resolve.as_of)
     ), by_alias AS MATERIALIZED (
         SELECT DISTINCT 'alias' AS via, e.id, e.merged_into_id
         FROM public.entity_aliases a JOIN public.entities e ON e.id = a.entity_id
         WHERE NOT EXISTS (SELECT 1 FROM by_ref)
           AND a.owner_sub = public.wm_owner() AND a.alias_norm = lower(wm_resolve.wanted)
           AND public.wm_known(a.recorded_at, a.superseded_at, wm_resolve.as_of)
+          AND (wm_resolve.as_of IS NULL OR e.created_at <= wm_resolve.as_of)
         LIMIT 2
     ), named AS MATERIALIZED (
         SELECT * FROM by_ref
