@@ -102,3 +102,19 @@ def _named(client: TestClient, token: str, v: str | None = None,  # noqa: F811
            s: str | None = None) -> tuple[str, str | None]:
     entity = gql(client, token, ENTITY, {"r": "person:ann", "v": v, "s": s})["data"]["getEntity"]
     return entity["entity"]["name"], entity["description"]
+
+
+LEDGER_KNOWN = """query($r: String!, $s: DateTime!) { stateAsKnownAt(ref: $r, systemTime: $s) { ref } }"""
+
+
+def test_ledger_state_as_known_at_before_the_entity_was_recorded(client: TestClient,  # noqa: F811
+                                                                 make_token: MakeToken) -> None:  # noqa: F811
+    token = make_token(import_=True)
+    _commit(client, token, "l1", "2026-01-01T00:00:00Z",
+            {"upsertEntity": {"ref": "person:ann", "kind": "person", "canonicalName": "Ann"}})
+    before = gql(client, token, LEDGER_KNOWN, {"r": "person:ann", "s": "2025-12-31T00:00:00Z"})
+    error = before["errors"][0]
+    assert error["extensions"]["code"] == "UNKNOWN_REF"
+    assert error["message"] == 'no entity "person:ann" as known on 2025-12-31: it was first recorded on 2026-01-01'
+    after = gql(client, token, LEDGER_KNOWN, {"r": "person:ann", "s": "2026-01-01T00:00:00Z"})
+    assert after["data"]["stateAsKnownAt"] == {"ref": "person:ann"}

@@ -21,7 +21,7 @@ from graph.agent.render import About, EntityMatch, Statement, day
 from graph.agent.search import EXACT, find, now, statement
 from graph.erasure import erase
 from graph.platform.db import Database
-from graph.reads import temporal
+from graph.reads import suggest, temporal
 from graph.reads.temporal import Question
 from graph.sql import load
 
@@ -50,13 +50,10 @@ def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool, q: Question 
 
 def _later(conn: psycopg.Connection[Any], ref: str, q: Question | None) -> str | None:
     """Why a ref that exists now names nothing at the question's system time: it was recorded later."""
-    if q is None or q.system_time is None:
+    later = suggest.recorded_later(conn, ref, q.system_time) if q is not None else None
+    if later is None or q is None or q.system_time is None:
         return None
-    row = conn.execute(load("agent_entity_recorded_later"), {"ref": ref, "system_time": q.system_time}).fetchone()
-    if row is None:
-        return None
-    return (f'No entity "{ref}" was known on {day(q.system_time)}: it was first recorded on '
-            f"{day(row['created_at'])}.")
+    return f'No entity "{ref}" was known on {day(q.system_time)}: it was first recorded on {day(later)}.'
 
 
 def facts_query(ids: Sequence[UUID], incoming: Sequence[UUID], at: datetime
