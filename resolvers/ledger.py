@@ -88,7 +88,7 @@ class LedgerQuery:
         who = principal(info)
         view = await pinned.state_as_known_at(database(info), who.owner, ref, system_time, valid_time)
         if view is None:
-            raise await blocking(suggest.explain_empty_state, database(info), who.owner, ref)
+            raise await blocking(suggest.explain_empty_state, database(info), who.owner, ref, system_time)
         return EntityState.from_view(view)
 
     @strawberry.field(description="Every row ever recorded for (ref, predicate), superseded ones included. "

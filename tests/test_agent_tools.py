@@ -125,6 +125,8 @@ FACT_COLUMNS = {"id", "about_id", "subject_ref", "predicate", "functional", "obj
                 "object_ref", "valid_from", "valid_to", "recorded_at", "superseded_at", "observed_at", "status",
                 "source", "confidence", "scope_ref", "priority", "memory_type", "reason", "evidence",
                 "supersedes_fact_id", "run_id"}
+NAMED_QUERIES["agent_entity_recorded_later"] = ({"ref": "pet:luna", "system_time": NOW - timedelta(days=3650)},
+                                                {"created_at"})
 NAMED_QUERIES["agent_facts_by_ids"] = ({"ids": []}, FACT_COLUMNS)
 NAMED_QUERIES["agent_facts_about"] = ({"ids": [], "incoming_ids": [], "at": NOW, "limit": 5}, FACT_COLUMNS)
 NAMED_QUERIES["agent_search_facts"] = ({"query": "vet", "kind": None, "k": 5, "from": None, "to": None, "at": NOW},

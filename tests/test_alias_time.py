@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import psycopg
+import pytest
 
 from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
@@ -94,3 +95,46 @@ def test_governance_names_the_successor_of_what_it_closes(db: Database, owner: s
                                   "object_value #>> '{}' AS value_text FROM facts WHERE id = o.superseded_by_fact_id"
                                   ") n ON true WHERE o.id = %s", (pending[0],)).fetchone()
     assert accepted is not None and accepted[1] == "2019-05-01"
+
+
+def test_an_ended_alias_can_be_taken_over_but_never_held_twice_at_once(db: Database, owner: str) -> None:
+    me, phone = owner_principal(owner), "+49 170 7654321"
+    assert _commit(db, me, p.UpsertEntity(ref="person:ann", kind="person", canonical_name="Ann"),
+                   p.UpsertEntity(ref="person:bo", kind="person", canonical_name="Bo"),
+                   p.UpsertEntity(ref="person:cy", kind="person", canonical_name="Cy"),
+                   p.AddAlias(ref="person:ann", alias=phone, namespace="phone", valid_from=T0)).rejected == []
+    assert _commit(db, me, p.EndAlias(ref="person:ann", alias=phone, namespace="phone",
+                                      valid_to=GIVEN_UP)).rejected == []
+    # while ann still held it, nobody else could
+    overlapping = _commit(db, me, p.AddAlias(ref="person:bo", alias=phone, namespace="phone",
+                                             valid_from=datetime(2026, 5, 1, tzinfo=UTC)))
+    assert [r.code for r in overlapping.rejected] == ["ALIAS_TAKEN"]
+    # given up, the number is reassigned to bo
+    taken_over = _commit(db, me, p.AddAlias(ref="person:bo", alias=phone, namespace="phone", valid_from=GIVEN_UP))
+    assert taken_over.rejected == []
+    # and now bo holds it: nobody else may, and the number names bo
+    assert [r.code for r in _commit(db, me, p.AddAlias(ref="person:cy", alias=phone, namespace="phone")).rejected
+            ] == ["ALIAS_TAKEN"]
+    named = _commit(db, me, p.AssertFact(subject=phone, predicate="name", value="Bo by phone",
+                                         valid_from=GIVEN_UP,
+                                         source="user", confidence=1, evidence=SAID))
+    assert named.rejected == []
+    with db.owner_tx(owner, read_only=True) as conn:
+        row = conn.execute("SELECT e.ref FROM facts f JOIN entities e ON e.id = f.subject_id "
+                           "WHERE f.object_value = '\"Bo by phone\"'::jsonb").fetchone()
+    assert row is not None and row["ref"] == "person:bo"
+    # bo may end his own holding; ann's ended row stays as it was
+    assert _commit(db, me, p.EndAlias(ref="person:bo", alias=phone, namespace="phone")).rejected == []
+
+
+def test_the_database_refuses_two_holdings_of_one_alias_at_once(db: Database, owner: str,
+                                                                admin_conn: psycopg.Connection) -> None:
+    me = owner_principal(owner)
+    assert _commit(db, me, p.UpsertEntity(ref="person:ann", kind="person", canonical_name="Ann"),
+                   p.UpsertEntity(ref="person:bo", kind="person", canonical_name="Bo"),
+                   p.AddAlias(ref="person:ann", alias="Fax 1", namespace="phone", valid_from=T0)).rejected == []
+    insert = ("INSERT INTO entity_aliases (owner_sub, entity_id, namespace, alias, valid_from, recorded_at, source) "
+              "SELECT %s, id, 'phone', 'FAX 1', %s, now(), 'user' FROM entities "
+              "WHERE owner_sub = %s AND ref = 'person:bo'")
+    with pytest.raises(psycopg.errors.ExclusionViolation), admin_conn.transaction():
+        admin_conn.execute(insert, (owner, GIVEN_UP, owner))  # ann holds it from T0 with no end

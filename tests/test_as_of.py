@@ -108,9 +108,8 @@ def test_state_as_known_at_resolves_the_ref_as_of_the_system_time(db: Database, 
     assert ("pet:b", "birthday", "2018-05-05") in _facts(after) and ("pet:b", "description", "grey") in _facts(after)
     now = state_at(db, merged, "pet:a", V0)
     assert now is not None and _facts(now) == _facts(after)
-    # Before anything was known about it, the ref names the entity, with nothing known.
-    unknown = state_as_known_at(db, merged, "pet:a", R1 - timedelta(days=1), V0)
-    assert unknown is not None and unknown.facts == []
+    # Before it was recorded the entity did not exist, as known then: the ref names nothing.
+    assert state_as_known_at(db, merged, "pet:a", R1 - timedelta(days=1), V0) is None
 
 
 def test_fact_history_of_a_merged_entity_is_its_own(db: Database, merged: str) -> None:

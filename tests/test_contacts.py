@@ -174,3 +174,14 @@ def test_suggestions_are_private_and_fail_closed(db: Database, owner: str) -> No
         assert ct.suggestion_rows(conn, 10) == []
     with db.connection() as conn, conn.transaction():  # no owner at all: no rows
         assert ct.suggestion_rows(conn, 10) == []
+
+
+def test_a_number_given_up_goes_to_a_new_contact(db: Database, owner: str) -> None:
+    anna = ct.upsert_contact(db, owner_of(owner), ["phone:0049 170 1234567"], "Anna")
+    assert anna.contact is not None
+    ok(commit(db, owner, p.EndAlias(ref=anna.contact.ref, alias="+491701234567", namespace="phone")))  # now
+    bernd = ct.upsert_contact(db, owner_of(owner), ["phone:0049 170 1234567"], "Bernd")
+    assert bernd.created and bernd.contact is not None and bernd.contact.ref != anna.contact.ref
+    assert values(bernd.contact) == ["phone:+491701234567"]
+    again = ct.upsert_contact(db, owner_of(owner), ["phone:+49 170 1234567"], "B.")
+    assert again.contact is not None and again.contact.ref == bernd.contact.ref

@@ -24,7 +24,7 @@ import pytest
 
 from graph.demo import load_demo
 from graph.ledger.committer import commit_proposal
-from graph.ledger.proposal import AddAlias, MemoryMutationProposal
+from graph.ledger.proposal import AddAlias, MemoryMutationProposal, UpsertEntity
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.retention import job
@@ -70,9 +70,11 @@ def test_the_explorer_end_to_end(server: str, db: Database, owner: str, test_db_
     # imported before the demo's first step (40 days ago): an owner's system time only moves forward.
     start = load_sensor(db, owner, datetime.now(UTC) - timedelta(days=36))
     load_demo(db, owner)
-    # an alias given today: the entity page at a past instant must not show it
+    # an alias and a description given today: the entity page as known at a past instant must not show them
     added = commit_proposal(db, owner_principal(owner), MemoryMutationProposal(
-        run_id="e2e-alias-today", operations=[AddAlias(ref="pet:luna", alias="Lunchen")]))
+        run_id="e2e-alias-today", operations=[AddAlias(ref="pet:luna", alias="Lunchen"),
+                                              UpsertEntity(ref="pet:luna", kind="pet", canonical_name="Luna",
+                                                           description="grey tabby, shy with strangers")]))
     assert added.rejected == []
     assert job.run(db, job.Options(owner=owner, window_days=WINDOW_DAYS)).owners[0].pruned > 100
     token = new_token(test_db_url, owner)

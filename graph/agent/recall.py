@@ -21,7 +21,7 @@ from graph.agent.render import About, EntityMatch, Statement, day
 from graph.agent.search import EXACT, find, now, statement
 from graph.erasure import erase
 from graph.platform.db import Database
-from graph.reads import temporal
+from graph.reads import suggest, temporal
 from graph.reads.temporal import Question
 from graph.sql import load
 
@@ -44,8 +44,16 @@ def named(conn: psycopg.Connection[Any], name: str, *, fuzzy: bool, q: Question 
         about.message = f'No entity is named "{found.query}". Did you mean:'
     else:
         erased = erase.erased_error(conn, name)  # an erased ref says when it was erased, not "no entity"
-        about.message = erased.message if erased else found.message
+        about.message = erased.message if erased else _later(conn, name, q) or found.message
     return about
+
+
+def _later(conn: psycopg.Connection[Any], ref: str, q: Question | None) -> str | None:
+    """Why a ref that exists now names nothing at the question's system time: it was recorded later."""
+    later = suggest.recorded_later(conn, ref, q.system_time) if q is not None else None
+    if later is None or q is None or q.system_time is None:
+        return None
+    return f'No entity "{ref}" was known on {day(q.system_time)}: it was first recorded on {day(later)}.'
 
 
 def facts_query(ids: Sequence[UUID], incoming: Sequence[UUID], at: datetime

@@ -24,7 +24,7 @@ from uuid import UUID
 from graph.errors import BadInput, Conflict, NotFound
 from graph.governance.decisions import audit, close_rows, copy_row, parse_id, require_owner
 from graph.governance.moves import close_aliases, insert_alias, insert_fact, interval, set_status, uncovered
-from graph.ledger import entities, facts
+from graph.ledger import aliases, entities, facts
 from graph.ledger import proposal as p
 from graph.ledger.op_context import OpContext, OpOutcome
 from graph.ledger.timeline import plan_remove
@@ -124,10 +124,10 @@ def _unmove_aliases(ctx: OpContext, inserted: list[UUID]) -> None:
 def _restore_aliases(ctx: OpContext, closed: list[UUID]) -> None:
     rows = [dict(a) for a in ctx.conn.execute(load("gov_aliases_by_ids"), {"ids": closed}).fetchall()]
     for alias in rows:
-        taken = ctx.conn.execute(load("alias_believed"), {"namespace": alias["namespace"],
-                                                          "alias": alias["alias"]}).fetchone()
-        if taken is not None and taken["entity_id"] != alias["entity_id"]:
+        # only a holding that overlaps the restored one's period clashes (an alias can be taken over)
+        held = aliases.holders(ctx, alias["alias"], alias["namespace"], alias["valid_from"])
+        if any(h != alias["entity_id"] for h in held):
             raise Conflict(f"alias {alias['alias']!r} ({alias['namespace']}) now names another entity; "
                            "restore it by hand or rename that entity first", code="SPLIT_CONFLICT")
-        if taken is None:
+        if not held:
             insert_alias(ctx, alias["entity_id"], alias)

@@ -1,8 +1,9 @@
 """Aliases (identities): adding one, and ending one's world time with its history kept.
 
-An alias names at most one entity at a time (the believed-alias index of migrations/0003). Ending an alias
-(a phone number given up, an address moved from) closes its believed row and believes it again with an end,
-so what it named before stays answerable as of any earlier instant (graph.reads' as-of conditions).
+An alias names at most one entity at any instant of valid time (migrations/0125). Ending an alias (a phone
+number given up, an address moved from) closes its believed row and believes it again with an end, so what
+it named before stays answerable as of any earlier instant (graph.reads' as-of conditions), and another
+entity may take it over from that end on (graph.ledger.alias_holding).
 """
 
 from __future__ import annotations
@@ -12,24 +13,27 @@ from uuid import UUID
 
 from graph.errors import BadInput, Conflict, NotFound
 from graph.ledger import committer_batch
+from graph.ledger.alias_holding import Holding, overlapping
 from graph.ledger.entity import Entity
 from graph.ledger.op_context import OpContext
 from graph.sql import load
 
 
-def holders(ctx: OpContext, alias: str, namespace: str) -> list[UUID]:
-    """The entities holding `alias` believed now (at most one)."""
+def holders(ctx: OpContext, alias: str, namespace: str, start: datetime | None = None) -> list[UUID]:
+    """The entities holding `alias` as believed now; with `start`, only those whose holding overlaps
+    [start, open end) (at most one: who a holding from `start` would clash with)."""
     batch = committer_batch.active(ctx.conn)
-    held = batch.alias_holders(namespace, alias) if batch is not None else None
+    held = batch.alias_holders(namespace, alias, start) if batch is not None else None
     if held is None:
         rows = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
-        held = [h["entity_id"] for h in rows]
+        holdings = [Holding(namespace, r["entity_id"], r["valid_from"], r["valid_to"]) for r in rows]
+        held = overlapping(holdings, start) if start is not None else [h.entity_id for h in holdings]
     return held
 
 
 def add(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: datetime, source: str) -> None:
     batch = committer_batch.active(ctx.conn)
-    holders_ = holders(ctx, alias, namespace)
+    holders_ = holders(ctx, alias, namespace, valid_from)
     if any(h != entity.id for h in holders_):
         raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
     if not holders_:
@@ -43,8 +47,9 @@ def add(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: 
 
 def end(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_to: datetime, source: str) -> bool:
     """End `alias` of `entity` at `valid_to`; False when it already ended at or before then (nothing written)."""
-    row = ctx.conn.execute(load("alias_believed_row"), {"namespace": namespace, "alias": alias}).fetchone()
-    if row is None or row["entity_id"] != entity.id:
+    rows = ctx.conn.execute(load("alias_believed_row"), {"namespace": namespace, "alias": alias}).fetchall()
+    row = next((r for r in rows if r["entity_id"] == entity.id), None)
+    if row is None:
         raise NotFound(f"{entity.ref} holds no alias {alias!r} in {namespace!r}", code="UNKNOWN_ALIAS")
     if row["valid_to"] is not None and row["valid_to"] <= valid_to:
         return False

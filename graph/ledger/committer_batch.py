@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, cast
 from uuid import UUID
 
@@ -29,6 +29,7 @@ import psycopg
 
 from graph.age import mirror, mirror_batch
 from graph.ledger import prefetch
+from graph.ledger.alias_holding import Holding, naming, overlapping
 from graph.ledger.entity import Entity
 from graph.ledger.fact_rows import FACT_COLUMNS, facts_json, plain, rows_json
 from graph.ledger.registries import EntityKind, RelationType
@@ -70,7 +71,7 @@ class Batch:
         self.entities: dict[UUID, Entity] = {}
         self._by_ref: dict[str, UUID | None] = {}
         # name asked -> (namespace, entity id) of the aliases believed now whose alias_norm is lower(name)
-        self._by_alias: dict[str, list[tuple[str, UUID]]] = {}
+        self._by_alias: dict[str, list[Holding]] = {}
         # subject id -> every row believed now, when the batch knows all of them
         self._believed: dict[UUID, list[dict[str, Any]]] = {}
         self.live_markers = True
@@ -125,7 +126,8 @@ class Batch:
         for row in aliases.fetchall():
             entity = Entity.model_validate(row)
             self.entities.setdefault(entity.id, entity)
-            self._by_alias[row["name"]].append((row["namespace"], entity.id))
+            self._by_alias[row["name"]].append(Holding(row["namespace"], entity.id, row["alias_valid_from"],
+                                                       row["alias_valid_to"]))
         self.live_markers = known.live_markers
         fresh = ids.fetchone()
         self._ids = list(reversed(fresh["ids"])) if fresh is not None else []
@@ -147,13 +149,17 @@ class Batch:
             return True, self.entities[cast(UUID, self._by_ref[name])], 1
         if name not in self._by_ref or name not in self._by_alias:
             return False, None, 0
-        holders = list(dict.fromkeys(entity_id for _, entity_id in self._by_alias[name]))
+        holders = naming(self._by_alias[name], datetime.now(UTC))
         return True, (self.entities[holders[0]] if holders else None), len(holders)
 
-    def alias_holders(self, namespace: str, alias: str) -> list[UUID] | None:
-        """Entity ids holding `alias` believed in `namespace` (alias_believed), None when unknown here."""
+    def alias_holders(self, namespace: str, alias: str, start: datetime | None = None) -> list[UUID] | None:
+        """Entity ids holding `alias` believed in `namespace` (alias_believed), only those whose holding
+        overlaps [start, open end) when `start` is given; None when unknown here."""
         held = self._by_alias.get(alias)
-        return None if held is None else [entity_id for ns, entity_id in held if ns == namespace]
+        if held is None:
+            return None
+        mine = [h for h in held if h.namespace == namespace]
+        return overlapping(mine, start) if start is not None else list(dict.fromkeys(h.entity_id for h in mine))
 
     def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[dict[str, Any]]:
         """As facts_believed_for_update: the rows believed now for the key, ordered by valid_from."""
@@ -191,7 +197,8 @@ class Batch:
             if not (name.isascii() and alias.isascii()):
                 del self._by_alias[name]  # the database's lower() decides beyond ASCII: ask it again
             elif name.lower() == alias.lower():
-                self._by_alias[name].append((values["namespace"], values["entity_id"]))
+                self._by_alias[name].append(Holding(values["namespace"], values["entity_id"], values["valid_from"],
+                                                    None))
 
     def insert_fact(self, params: dict[str, Any], edge: dict[str, Any] | None) -> UUID:
         """Buffer one row (params as facts_insert's, object_value and evidence as Jsonb); `edge` its REL."""

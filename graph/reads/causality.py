@@ -268,7 +268,7 @@ def entity_events(db: Database, owner: str, ref: str, limit: int = 30, *, valid_
     if not 1 <= limit <= MAX_TIMELINE:
         raise BadInput(f"limit must be 1..{MAX_TIMELINE}")
     with db.owner_tx(owner, read_only=True) as conn:
-        entity = entities.resolve(conn, ref)
+        entity = entities.resolve(conn, ref, system_time=system_time)  # not recorded yet then: unknown
         if entity is None:
             return None
         rows = conn.execute(load("reads_entity_events"), {"id": entity.id, "limit": limit, "valid_time": valid_time,

@@ -7,10 +7,12 @@ costs the good path anything. Codes: UNKNOWN_REF, UNKNOWN_PREDICATE, UNKNOWN_RUN
 from __future__ import annotations
 
 import difflib
+from datetime import datetime
 from typing import Any
 
 import psycopg
 
+from graph.agent.render import day
 from graph.agent.search import find
 from graph.erasure import erase
 from graph.errors import NotFound
@@ -53,10 +55,23 @@ def unknown_run(conn: psycopg.Connection[Any], run_id: str) -> NotFound:
     return NotFound(f'no run "{run_id}"' + did_you_mean(close(run_id, runs)), code="UNKNOWN_RUN")
 
 
-def explain_empty_state(db: Database, owner: str, ref: str) -> NotFound:
-    """Why stateAt found no entity: the unknown ref, with suggestions."""
+def explain_empty_state(db: Database, owner: str, ref: str, system_time: datetime | None = None) -> NotFound:
+    """Why stateAt / stateAsKnownAt found no entity: the unknown ref, with suggestions; as known at a
+    system time before the entity was recorded, that it came later (it was unknown then, not misspelt)."""
     with db.owner_tx(owner, read_only=True) as conn:
+        later = recorded_later(conn, ref, system_time)
+        if later is not None and system_time is not None:
+            return NotFound(f'no entity "{ref}" as known on {day(system_time)}: it was first recorded on '
+                            f"{day(later)}", code="UNKNOWN_REF")
         return unknown_ref(conn, ref)
+
+
+def recorded_later(conn: psycopg.Connection[Any], ref: str, system_time: datetime | None) -> datetime | None:
+    """When the entity `ref` was first recorded, if after `system_time` (None: no such ref, or known then)."""
+    if system_time is None:
+        return None
+    row = conn.execute(load("agent_entity_recorded_later"), {"ref": ref, "system_time": system_time}).fetchone()
+    return row["created_at"] if row else None
 
 
 def explain_empty_history(db: Database, owner: str, ref: str, predicate: str) -> NotFound | None:

@@ -2,7 +2,7 @@
 -- none, names and aliases that are similar (pg_trgm similarity >= 0.3) or contain a similar word
 -- sequence (word similarity >= 0.6), scored by the larger of the two. At most %(pool)s fuzzy candidates
 -- of each kind are scored, so a word shared by thousands of names stays cheap (those are then a sample).
--- Aliases as believed at %(system_time)s (now when NULL; wm_known, graph/sql/functions/). With %(follow)s a
+-- Entities recorded after %(system_time)s are unknown then. Aliases as believed at %(system_time)s (now when NULL; wm_known, graph/sql/functions/). With %(follow)s a
 -- merged entity stands for its survivor as of that system time; each entity comes once, with its best match.
 -- The survivor id is computed in a MATERIALIZED step and joined as a plain column: wm_survivor is not
 -- leakproof, so a join condition calling it would run after the RLS policy (a sequential scan).
@@ -10,10 +10,12 @@ WITH exact AS (
     SELECT id AS entity_id, 'ref' AS via, ref AS matched, 1.0::float8 AS score
     FROM entities
     WHERE owner_sub = wm_owner() AND ref = %(query)s
+      AND (%(system_time)s::timestamptz IS NULL OR created_at <= %(system_time)s::timestamptz)
     UNION ALL
     SELECT id, 'name', canonical_name, 1.0
     FROM entities
     WHERE owner_sub = wm_owner() AND name_norm = lower(%(query)s)
+      AND (%(system_time)s::timestamptz IS NULL OR created_at <= %(system_time)s::timestamptz)
     UNION ALL
     SELECT entity_id, 'alias', alias, 1.0
     FROM entity_aliases
@@ -24,6 +26,7 @@ WITH exact AS (
     SELECT id AS entity_id, canonical_name AS matched
     FROM entities
     WHERE owner_sub = wm_owner() AND NOT EXISTS (SELECT 1 FROM exact)
+      AND (%(system_time)s::timestamptz IS NULL OR created_at <= %(system_time)s::timestamptz)
       AND (canonical_name %% lower(%(query)s) OR lower(%(query)s) <%% canonical_name)
     LIMIT %(pool)s
 ), similar_aliases AS (

@@ -1,7 +1,7 @@
 -- Who holds each of the given identities now: believed aliases in (namespace, value) pairs, each with the
 -- entity it names followed to its survivor (wm_survivor, merges as of now). Columns: namespace, alias_norm,
 -- id, ref, kind, canonical_name, created_at (of the survivor).
--- Laterals with LIMIT on purpose: each pair is one lookup in the unique believed-alias index (owner_sub,
+-- Laterals with LIMIT on purpose: each pair is one lookup in the believed-alias index (owner_sub,
 -- namespace, alias_norm) and each survivor one primary-key lookup. Written as a join (or as laterals
 -- the planner flattens), it read all of the owner's aliases and entities through the owner-only part of
 -- the trigram GiST indexes, since an owner's share is estimated at 0.5 %% (0036): 44 ms at 1,000 contacts
@@ -13,7 +13,10 @@ CROSS JOIN LATERAL (
     SELECT x.alias_norm, wm_survivor(x.entity_id, NULL) AS survivor_id
     FROM entity_aliases x
     WHERE x.owner_sub = wm_owner() AND x.namespace = q.ns AND x.alias_norm = q.al AND wm_believed(x.superseded_at)
-    LIMIT 1  -- at most one by the unique index; the LIMIT also keeps the planner from flattening the lateral
+      -- held now: a number given up names nobody, so a new contact may take it over (0125: one holding
+      -- per instant); the LIMIT keeps the planner from flattening the lateral
+      AND wm_during(x.valid_from, x.valid_to, now())
+    LIMIT 1
 ) a
 CROSS JOIN LATERAL (
     SELECT y.id, y.ref, y.kind, y.canonical_name, y.created_at

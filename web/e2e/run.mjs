@@ -194,6 +194,7 @@ try {
   await scenario('the entity page at a past instant: aliases and events of that instant only', async () => {
     const nowUrl = page.url().split('?')[0]
     await waitText('aliases', (a) => a.includes('Lunchen'), 'the alias added today, now')
+    await waitText('description', (d) => d.includes('grey tabby'), 'the description given today, now')
     const past = new Date(Date.now() - 2 * 86_400_000).toISOString() // after the breakfast message, before the reminder
     await page.goto(`${nowUrl}?at=${encodeURIComponent(past)}`)
     await waitText('aliases', (a) => a.includes('Luni') && !a.includes('Lunchen'), 'aliases two days ago')
@@ -201,8 +202,12 @@ try {
       'events two days ago')
     assert(timeline.includes('state_change'), `the breakfast change is missing two days ago: ${timeline}`)
     await page.screenshot({ path: join(SHOTS, 'entity-past.png'), fullPage: true })
+    await waitText('description', (d) => d.includes('grey tabby'), 'the description as believed now')
     await page.goto(`${nowUrl}?at=${encodeURIComponent(past)}&axis=system`)
     await waitText('aliases', (a) => a.includes('Luni') && !a.includes('Lunchen'), 'aliases as known two days ago')
+    // the page before (valid time two days ago) showed it; as known two days ago it was not said yet
+    await page.getByTestId('description').waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => { throw new Error('a description given today, as known two days ago') })
     await waitText('timeline', (t) => !/remind Basti/.test(t), 'events as known two days ago')
     await page.goto(nowUrl)
     await waitText('aliases', (a) => a.includes('Lunchen'), 'back to now')

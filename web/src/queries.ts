@@ -40,7 +40,7 @@ export const STATE_KNOWN = graphql(`
 
 export const ENTITY_EXTRAS = graphql(`
   query EntityExtras($ref: String!, $validTime: DateTime, $systemTime: DateTime) {
-    getEntity(ref: $ref, validTime: $validTime, systemTime: $systemTime) { entity { ref kind name } aliases }
+    getEntity(ref: $ref, validTime: $validTime, systemTime: $systemTime) { entity { ref kind name } description aliases }
     neighbors(ref: $ref, depth: 1, validTime: $validTime, systemTime: $systemTime) {
       origin { id ref kind name }
       hops { factId predicate label direction source { id ref kind name } target { id ref kind name } validFrom validTo }

@@ -4,9 +4,12 @@ SET LOCAL ROLE worldmem_owner;
 -- (graph/ledger/entities.py) and for the reads that resolve their ref inside their own statement
 -- (graph/sql/reads_*.sql: one statement per read after the owner). The rule, as the Python resolve
 -- had it in three statements (entity_by_ref, entity_by_alias, entity_survivor):
---   1. the entity whose ref is `wanted`;
+--   1. the entity whose ref is `wanted`, if it was recorded by `as_of` (before that it was unknown, as any
+--      ref never recorded);
 --   2. else the entities named by an alias (case-insensitive) believed at system time `as_of` (now when NULL,
---      wm_known, 0015): one is found, two or more are ambiguous (two are enough to know);
+--      wm_known, 0015): in each namespace its holder valid at that instant, else its latest holder (an alias
+--      given up may be taken over: 0125, graph.ledger.alias_holding); one is found, two or more are
+--      ambiguous (two are enough to know);
 --   3. with `follow_merges`, the entity it stood for at `as_of` (wm_survivor, 0015), itself when that is not
 --      visible; now and never merged costs no lookup.
 -- Always exactly one row: `outcome` is 'found' (the entity's columns set, `via` 'ref' or 'alias': how the
@@ -23,12 +26,21 @@ CREATE OR REPLACE FUNCTION wm_resolve(wanted text, as_of timestamptz, follow_mer
         SELECT 'ref' AS via, e.id, e.merged_into_id
         FROM public.entities e
         WHERE e.owner_sub = public.wm_owner() AND e.ref = wm_resolve.wanted
+          AND (wm_resolve.as_of IS NULL OR e.created_at <= wm_resolve.as_of)
     ), by_alias AS MATERIALIZED (
         SELECT DISTINCT 'alias' AS via, e.id, e.merged_into_id
-        FROM public.entity_aliases a JOIN public.entities e ON e.id = a.entity_id
-        WHERE NOT EXISTS (SELECT 1 FROM by_ref)
-          AND a.owner_sub = public.wm_owner() AND a.alias_norm = lower(wm_resolve.wanted)
-          AND public.wm_known(a.recorded_at, a.superseded_at, wm_resolve.as_of)
+        FROM (
+            SELECT DISTINCT ON (a.namespace) a.entity_id
+            FROM public.entity_aliases a
+            WHERE NOT EXISTS (SELECT 1 FROM by_ref)
+              AND a.owner_sub = public.wm_owner() AND a.alias_norm = lower(wm_resolve.wanted)
+              AND public.wm_known(a.recorded_at, a.superseded_at, wm_resolve.as_of)
+            ORDER BY a.namespace,
+                     public.wm_during(a.valid_from, a.valid_to, coalesce(wm_resolve.as_of, now())) DESC,
+                     a.valid_from DESC
+        ) h
+        JOIN public.entities e ON e.id = h.entity_id
+        WHERE wm_resolve.as_of IS NULL OR e.created_at <= wm_resolve.as_of
         LIMIT 2
     ), named AS MATERIALIZED (
         SELECT * FROM by_ref

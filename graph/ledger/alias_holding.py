@@ -1,0 +1,41 @@
+"""Who holds an alias when: pure rules over an alias's believed rows (its holdings).
+
+An alias is held by at most one entity at any instant of valid time (migrations/0125), but over time by
+several: a phone number given up and reassigned. Taking one over is allowed from the end of the last
+holding on; a name resolves, in each namespace, to the holding valid at the instant asked, else to the
+latest one (an ended alias still names whoever held it last).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+
+@dataclass(frozen=True)
+class Holding:
+    namespace: str
+    entity_id: UUID
+    valid_from: datetime
+    valid_to: datetime | None
+
+
+def overlapping(holdings: Sequence[Holding], start: datetime) -> list[UUID]:
+    """The entities whose holding overlaps [start, open end): who would clash with a holding from `start`."""
+    return list(dict.fromkeys(h.entity_id for h in holdings if h.valid_to is None or h.valid_to > start))
+
+
+def naming(holdings: Sequence[Holding], at: datetime) -> list[UUID]:
+    """The entities a name stands for at `at`: per namespace the holding valid then, else the latest."""
+    best: dict[str, Holding] = {}
+    for h in holdings:
+        current = best.get(h.namespace)
+        if current is None or _rank(h, at) > _rank(current, at):
+            best[h.namespace] = h
+    return list(dict.fromkeys(h.entity_id for h in best.values()))
+
+
+def _rank(h: Holding, at: datetime) -> tuple[bool, datetime]:
+    return (h.valid_from <= at and (h.valid_to is None or at < h.valid_to), h.valid_from)
