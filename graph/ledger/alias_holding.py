@@ -1,6 +1,6 @@
 """Who holds an alias when: pure rules over an alias's believed rows (its holdings).
 
-An alias is held by at most one entity at any instant of valid time (migrations/0125), but over time by
+An alias is held by at most one entity at any instant of valid time (migrations/0131), but over time by
 several: a phone number given up and reassigned. Taking one over is allowed from the end of the last
 holding on; a name resolves, in each namespace, to the holding valid at the instant asked, else to the
 latest one (an ended alias still names whoever held it last).

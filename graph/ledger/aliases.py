@@ -1,6 +1,6 @@
 """Aliases (identities): adding one, and ending one's world time with its history kept.
 
-An alias names at most one entity at any instant of valid time (migrations/0125). Ending an alias (a phone
+An alias names at most one entity at any instant of valid time (migrations/0131). Ending an alias (a phone
 number given up, an address moved from) closes its believed row and believes it again with an end, so what
 it named before stays answerable as of any earlier instant (graph.reads' as-of conditions), and another
 entity may take it over from that end on (graph.ledger.alias_holding).

@@ -1,4 +1,4 @@
--- The believed rows of one alias in a namespace (one per holder since 0125: an ended holding and the
+-- The believed rows of one alias in a namespace (one per holder since migration 0131: an ended holding and the
 -- entity that took it over), locked for the rest of the transaction (ending one of them), latest first.
 -- Columns: id, entity_id, valid_from, valid_to. Index: entity_aliases_believed (owner_sub, namespace, alias_norm).
 SELECT id, entity_id, valid_from, valid_to FROM entity_aliases

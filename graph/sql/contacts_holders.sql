@@ -13,7 +13,7 @@ CROSS JOIN LATERAL (
     SELECT x.alias_norm, wm_survivor(x.entity_id, NULL) AS survivor_id
     FROM entity_aliases x
     WHERE x.owner_sub = wm_owner() AND x.namespace = q.ns AND x.alias_norm = q.al AND wm_believed(x.superseded_at)
-      -- held now: a number given up names nobody, so a new contact may take it over (0125: one holding
+      -- held now: a number given up names nobody, so a new contact may take it over (migration 0131: one holding
       -- per instant); the LIMIT keeps the planner from flattening the lateral
       AND wm_during(x.valid_from, x.valid_to, now())
     LIMIT 1

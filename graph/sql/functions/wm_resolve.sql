@@ -8,7 +8,7 @@ SET LOCAL ROLE worldmem_owner;
 --      ref never recorded);
 --   2. else the entities named by an alias (case-insensitive) believed at system time `as_of` (now when NULL,
 --      wm_known, 0015): in each namespace its holder valid at that instant, else its latest holder (an alias
---      given up may be taken over: 0125, graph.ledger.alias_holding); one is found, two or more are
+--      given up may be taken over: migration 0131, graph.ledger.alias_holding); one is found, two or more are
 --      ambiguous (two are enough to know);
 --   3. with `follow_merges`, the entity it stood for at `as_of` (wm_survivor, 0015), itself when that is not
 --      visible; now and never merged costs no lookup.
