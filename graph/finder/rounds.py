@@ -1,7 +1,7 @@
 """A search's statements in rounds: each round goes out together (one round trip) and its rows come back in
 order. In the caller's open transaction (`in_transaction`: the context builder, the evaluation) or as rounds
 of their own (`owner_rounds`: Database.read_round sets the owner and the Sync ends the implicit transaction,
-so searchWorldMemory needs no BEGIN and no COMMIT; bench/README.md "Search as fast as issue 11 asks"), where
+so searchWorldMemory needs no BEGIN and no COMMIT, two round trips fewer), where
 a statement that pins its owner itself can also go out alone (`OwnerRounds.pinned`, the text lists' one call).
 """
 

@@ -81,12 +81,12 @@ class Fused:
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
     """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
     The name, fact and text lists go out in rounds of their own and without a time range as ONE statement that
-    pins the owner itself (wm_search_text_lists, 0082), else as one round. The query is embedded in a worker
+    pins the owner itself (wm_search_text_lists), else as one round. The query is embedded in a worker
     thread meanwhile; in rounds of their own that may hold a second connection (`OwnerRounds.spare`) that thread
     also sends the vector list, on a pooled connection of its own (vector_list.beside: the search waits for the
     longer of the two), otherwise the vector list is a second round after the first. Projection rows bring the
-    entities they point at; hits are built for the rows fusion keeps (graph.finder.hits). bench/README.md, "One
-    statement per text search"."""
+    entities they point at; hits are built for the rows fusion keeps (graph.finder.hits). Fewer round trips
+    are the point: on this service a round trip costs more than the statements of a small owner."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
     loose = {**params, "from": None} if q.look_back else params  # the projection lists' window

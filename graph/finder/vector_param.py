@@ -4,15 +4,14 @@ as a big-endian float4).
 
 ef_search: k times a factor, with a floor and a ceiling (the form of Weaviate's dynamic ef); 20 per row is the
 smallest measured factor at which the indexed list answers the labelled queries as the exact read does
-(bench/README.md, "How many candidates the HNSW list keeps"); finder_set_search binds it as a parameter.
+(tests/test_search_quality.py checks that agreement); finder_set_search binds it as a parameter.
 
 Why binary: the text form (`[0.0123457,...]`, embedders.vector_literal) costs 0.3-0.9 ms per search to format in
-Python and about 5.6 KB on the wire for 512 dimensions, where packing is about 20 µs and 2 KB (bench/README.md,
-"How many candidates the HNSW list keeps"). The dumper declares no type (oid 0): the statement's
-`%(embedding)s::vector(dim)` makes the server infer `vector` and read the bytes with pgvector's receive
-function, so no per-database type lookup is needed. The values are the model's floats rounded to float4, as
-the cast of their full text would round them (the text form's 7 significant digits could differ in the last
-place).
+Python and about 5.6 KB on the wire for 512 dimensions, where packing is about 20 µs and 2 KB. The dumper
+declares no type (oid 0): the statement's `%(embedding)s::vector(dim)` makes the server infer `vector` and
+read the bytes with pgvector's receive function, so no per-database type lookup is needed. The values are
+the model's floats rounded to float4, as the cast of their full text would round them (the text form's 7
+significant digits could differ in the last place).
 
 The dumper is registered on psycopg's global adapters when this module is imported (graph.finder.search
 imports it), and connections copy that map when they are made. A connection made before the import would

@@ -1,9 +1,9 @@
 """A traversal's first level in one statement that pins its owner, in one round trip.
 
-graph/sql/traversal_first.sql (the body of migration 0081's wm_read_neighbors_first, which pins the owner
-first; graph/sql/traversal_first_pinned.sql calls it) resolves the ref (wm_resolve, migrations/0074), reads
+graph/sql/traversal_first.sql (the body of wm_read_neighbors_first, graph/sql/functions, which pins the owner
+first; graph/sql/traversal_first_pinned.sql calls it) resolves the ref (wm_resolve), reads
 the relation types and, as known at a past system time, whether the owner had merged anything by then, and runs
-cypher/neighbors_first.cypher, whose frontier (wm_frontier, 0075) is the origin and the entities merged into
+cypher/neighbors_first.cypher, whose frontier (wm_frontier) is the origin and the entities merged into
 it. graph.reads.traversal takes the level from here and goes on, in a transaction of its own, only when it
 must: a deeper level, or targets that were merged.
 """

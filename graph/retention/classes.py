@@ -37,7 +37,7 @@ class Row:
 
 
 def prunable(row: Row, edge: datetime) -> bool:
-    """The Python twin of wm_retention_prunable (migration 0043): windowed, not the user's words, not a
+    """The Python twin of wm_retention_prunable (graph/sql/functions): windowed, not the user's words, not a
     curated preference or a reasoned action, not a correction or pending, a literal, and its whole life
     before the edge on one axis (it stopped holding, or stopped being believed, at or before the edge).
     Rows with valid and system time at or after the edge therefore all stay: as-of is exact there."""

@@ -1,7 +1,7 @@
 """Windowed events of the causal log: world events whose type's registry class is 'windowed' (e.g. build
 and test results) and that nothing depends on. Rolled up per (type, target, month), merged like fact
 rollups, then pruned row by row with their AGE vertex, one transaction per series; the database refuses
-the prune unless the rollup was written in the same transaction (wm_retention_prune_events, 0044)."""
+the prune unless the rollup was written in the same transaction (wm_retention_prune_events)."""
 
 from __future__ import annotations
 

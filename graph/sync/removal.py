@@ -1,7 +1,7 @@
 """Removing an integration (the owner's decision): its vocabulary is deprecated, its entries go stale.
 
 The kinds and predicates of the integration's namespace become `deprecated` (only the namespace this
-owner's integration claimed; migration 0050's wm_deprecate_integration): nothing can be synced or asserted
+owner's integration claimed; wm_deprecate_integration): nothing can be synced or asserted
 with them any more (UNKNOWN_KIND / UNKNOWN_PREDICATE), and the registries list them as deprecated. Its sync
 entries are marked stale (`sync_entries.stale_since`), and every entity they fed gets the believed fact
 `stale_since` = the removal time, so staleness shows wherever facts are read: stateAt, factHistory, the
