@@ -4,14 +4,11 @@ driven by pydantic-ai's FunctionModel and TestModel. Never the internet."""
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-import uvicorn
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
@@ -23,26 +20,15 @@ from graph.platform.db import Database
 from graph.settings import Settings
 from resolvers.app import create_app
 from tests.gql import MakeToken, make_token  # noqa: F401
-from tests.hostile_http import free_port
+from tests.hostile_http import free_port, in_thread
 
 NOW = datetime.now(UTC).replace(second=0, microsecond=0)
 
 
 @pytest.fixture(scope="module")
 def server(settings: Settings, app_db_url: str) -> Iterator[str]:
-    port = free_port()
-    config = uvicorn.Config(create_app(settings, database_url=app_db_url), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="on")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with in_thread(create_app(settings, database_url=app_db_url)) as address:
+        yield f"http://{address}"
 
 
 @pytest.fixture

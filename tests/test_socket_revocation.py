@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -23,7 +21,7 @@ from graph.ledger.tokens import revoke_token
 from graph.settings import Settings
 from resolvers.app import create_app
 from tests.gql import MakeToken, make_token  # noqa: F401
-from tests.hostile_http import free_port
+from tests.hostile_http import in_thread
 
 TTL_S = 1.0
 MARGIN_S = 1.5  # the database's answer and the close handshake; far below the 12 s the hole showed
@@ -35,19 +33,8 @@ UPSERT = """mutation($run: String!, $ref: String!) { commitProposal(proposal: {r
 @pytest.fixture(scope="module")
 def server(settings: Settings, app_db_url: str) -> Iterator[str]:
     short = settings.model_copy(update={"token_cache_s": TTL_S})
-    port = free_port()
-    config = uvicorn.Config(create_app(short, database_url=app_db_url), host="127.0.0.1", port=port,
-                            log_level="warning", lifespan="on")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with in_thread(create_app(short, database_url=app_db_url)) as address:
+        yield address
 
 
 async def commit(server: str, token: str, run: str) -> None:
