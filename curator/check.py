@@ -26,6 +26,7 @@ from pydantic_ai.models import Model
 from curator import output_mode
 from curator.check_text import Texts, texts
 from curator.extract import ModelNotConfigured, build_model, model_label, run_structured
+from curator.model_errors import shown
 from graph.settings import Settings
 
 Kind = Literal["ok", "not_configured", "unusable", "auth", "unreachable", "wrong_path", "model_missing",
@@ -123,12 +124,14 @@ def result(settings: Settings, kind: Kind, label: str | None, *, detail: str = "
 
 
 def _said(exc: BaseException) -> str:
-    """What the server said (its error message), else the exception's first line."""
+    """What the server said (its error message), else the exception's first line; through the same guard as
+    a run's error (curator.model_errors.shown): a provider's message may quote the server's key, and the
+    check's text reaches curatorStatus, which agent tokens read."""
     if isinstance(exc, ModelHTTPError) and isinstance(exc.body, dict):
         message = exc.body.get("message") or exc.body.get("error")
         if isinstance(message, str) and message:
-            return f"HTTP {exc.status_code}: {message[:300]}"
-    return _first_line(exc)
+            return shown(f"HTTP {exc.status_code}: {message}") or ""
+    return shown(_first_line(exc)) or ""
 
 
 def _first_line(exc: BaseException) -> str:

@@ -15,7 +15,7 @@ import pytest
 from curator.check import CheckResult, check
 from graph.platform.db import Database
 from graph.settings import Settings
-from tests.fake_openai import ALL_MODES, FakeOpenAI, serve
+from tests.fake_openai import ALL_MODES, FakeOpenAI, Refusal, serve
 
 ROOT = str(Path(__file__).resolve().parents[1])
 LOCAL = {"curator_model": None, "curator_model_name": "llama3.1", "curator_output_mode": "auto",
@@ -63,6 +63,20 @@ def test_a_refused_key(settings: Settings) -> None:
         result = run_check(local(settings, fake.url, curator_api_key="sk-wrong"))
     assert result.kind == "auth" and "WORLDMEM_CURATOR_API_KEY" in result.fix["en"]
     assert "abgelehnt" in result.problem["de"] and "sk-wrong" not in result.model_dump_json()
+
+
+KEY = "sk-proj-Zq8Tx3Vb6Nm1Lk4Jh7Gf0Ds2Ap5Ow9Ie"
+
+
+@pytest.mark.parametrize("status", [401, 403, 500])
+def test_no_provider_body_reaches_what_the_owner_reads(settings: Settings, status: int) -> None:
+    """curatorStatus shows the check's problem to agent tokens: a provider's body quoting the server's key
+    (as OpenAI's 401 does) must not reach it, whatever class the exception has."""
+    body = {"error": {"message": f"Incorrect API key provided: {KEY}", "type": "invalid_request_error"}}
+    with serve(FakeOpenAI(answers=[Refusal(status, body)] * 3)) as fake:
+        result = run_check(local(settings, fake.url, curator_output_mode="tool"))
+    assert not result.ok and KEY not in result.model_dump_json(), result
+    assert result.kind == ("auth" if status in (401, 403) else result.kind)
 
 
 def test_a_base_url_without_v1_is_a_wrong_path(settings: Settings) -> None:
