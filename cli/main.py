@@ -12,7 +12,7 @@ import psycopg
 
 from cli import console, curator, finder, intents, mcp, owner, retention, transfer, worker
 from graph.errors import WorldmemError
-from graph.platform import embedded
+from graph.platform import embedded, replica
 from graph.platform.connect import admin_url, role_url
 from graph.platform.databases import drop_database, extension_versions
 from graph.platform.errors import PlatformError
@@ -36,6 +36,8 @@ def _db(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "url":
         print(role_url(settings, args.role))
         return 0
+    if args.action == "replica":
+        return _replica(args, settings)
     byo = settings.database_url is not None
     if args.action == "drop":
         if not args.name:
@@ -64,6 +66,24 @@ def _db(args: argparse.Namespace, settings: Settings) -> int:
         except PlatformError as exc:
             info["migrations"] = f"unavailable: {str(exc).splitlines()[0]}"
         print(json.dumps(info, indent=2))
+    return 0
+
+
+def _replica(args: argparse.Namespace, settings: Settings) -> int:
+    """`worldmem db replica up|down|status [--port P]`: the embedded cluster's streaming standby."""
+    standby = replica.standby_for(settings, args.port)
+    if args.name == "up":
+        print(replica.up(settings, standby))  # the URL for WORLDMEM_READ_DATABASE_URL, on stdout
+        embedded.progress(f"standby {standby.name} streaming on port {standby.port}; reads go there with "
+                          "WORLDMEM_READ_DATABASE_URL set to the URL above")
+    elif args.name == "down":
+        gone = replica.down(settings, standby)
+        embedded.progress(f"standby {standby.name} " + ("stopped, its slot dropped, its copy removed" if gone
+                                                         else "was not there"))
+    elif args.name == "status":
+        print(json.dumps(replica.status(settings, standby), indent=2))
+    else:
+        raise PlatformError("which replica action?", "worldmem db replica up|down|status [--port P]")
     return 0
 
 
@@ -205,10 +225,13 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="worldmem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    db = sub.add_parser("db", help="the database: up | down | status | url | drop NAME")
-    db.add_argument("action", choices=["up", "down", "status", "url", "drop"],
-                    help="down stops the whole cluster (every database in it); drop NAME drops one database")
-    db.add_argument("name", nargs="?", help="for `drop`: the database to drop")
+    db = sub.add_parser("db", help="the database: up | down | status | url | drop NAME | replica up|down|status")
+    db.add_argument("action", choices=["up", "down", "status", "url", "drop", "replica"],
+                    help="down stops the whole cluster (every database in it); drop NAME drops one database; "
+                         "replica up|down|status: a streaming standby of the embedded cluster")
+    db.add_argument("name", nargs="?", help="for `drop`: the database to drop; for `replica`: up, down or status")
+    db.add_argument("--port", type=int, help="for `replica`: the standby's port (default: WORLDMEM_REPLICA_PORT, "
+                                             "else the cluster's port + 10)")
     db.add_argument("--force", action="store_true", help="for `drop`: also the configured WORLDMEM_DB_NAME")
     db.add_argument("--role", choices=["app", "admin"], default="app", help="for `url`")
     sub.add_parser("migrate", help="apply pending migrations")

@@ -18,6 +18,20 @@ import httpx
 from client import queries as q
 
 FIXED_BY_A_PERSON = frozenset({"UNAUTHENTICATED"})  # the model cannot mend a token by calling again
+# A server with read replicas answers a commit with its WAL position; sent back, it makes every later read see it.
+COMMIT_LSN = "worldmem-commit-lsn"
+READ_AFTER = "Worldmem-Read-After"
+
+
+def later_lsn(seen: str | None, new: str | None) -> str | None:
+    """The later of two WAL positions (`X/Y` hex) the server answered with; a malformed one is ignored."""
+    def number(text: str | None) -> int:
+        try:
+            high, low = (text or "").split("/")
+            return int(high, 16) << 32 | int(low, 16)
+        except ValueError:
+            return -1
+    return new if number(new) > number(seen) else seen
 
 
 class MemoryUnavailable(Exception):
@@ -40,6 +54,7 @@ class WorldmemClient:
         self._headers = {"Authorization": f"Bearer {token}"}
         self._http = http or httpx.AsyncClient(timeout=timeout)
         self._owns_http = http is None
+        self.read_after: str | None = None  # the last commit this client made (read-your-writes with replicas)
 
     async def __aenter__(self) -> WorldmemClient:
         return self
@@ -55,8 +70,10 @@ class WorldmemClient:
     async def execute(self, document: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
         """One GraphQL request; the `data` of the answer, or the first error raised as ours."""
         try:
+            headers = self._headers if self.read_after is None else {**self._headers, READ_AFTER: self.read_after}
             response = await self._http.post(self.endpoint, json={"query": document, "variables": variables or {}},
-                                             headers=self._headers)
+                                             headers=headers)
+            self.read_after = later_lsn(self.read_after, response.headers.get(COMMIT_LSN))
             body = response.json()
         except (httpx.HTTPError, ValueError) as exc:
             raise MemoryUnavailable(f"worldmem is unreachable: {exc.__class__.__name__}") from exc

@@ -43,6 +43,18 @@ class Settings(BaseSettings):
         default=None, description="Debian mirror for the embedded root; default: the host's apt sources.")
     age_package_version: str = Field(
         default="1.8.0~rc0-2", description="Pinned postgresql-18-age version for a new root ('' = newest).")
+    read_database_url: str | None = Field(
+        default=None, description="One or more application-role URLs of streaming-replication standbys, "
+        "comma-separated: GraphQL queries (read tools, search, worldContext, the console) read there, writes "
+        "and everything else go to the primary; a read waits for the standby to replay the owner's last commit "
+        "(read_wait_ms), else the primary answers (docs/operations/replicas.md).")
+    read_wait_ms: float = Field(
+        default=50.0, ge=0, le=10_000, description="How long a read waits for a standby to replay the commit it "
+        "must see (the client's Worldmem-Read-After, or the owner's last commit in this process) before the "
+        "primary answers it.")
+    replica_port: int | None = Field(
+        default=None, description="Port of the standby `worldmem db replica up` starts in the embedded root; "
+        "default: db_port + 10.")
     host: str = Field(default="127.0.0.1", description="Address `worldmem serve` binds (and `worldmem mcp` calls).")
     port: int = Field(default=8000, description="Port of `worldmem serve`: the explorer at /, GraphQL at /graphql.")
     migrations_dir: Path = Field(default=migrations.DIRECTORY, description="The packaged migrations by default.")

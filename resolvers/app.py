@@ -21,7 +21,7 @@ from graph.finder import query_vectors
 from graph.finder.embedders import OfflineEmbedder, embedder_for
 from graph.finder.nudger import Nudger, sweep_interval
 from graph.ledger.token_cache import TokenCache
-from graph.platform import metrics
+from graph.platform import metrics, standby
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.db_async import LoopReads
@@ -57,6 +57,10 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
         max_size=settings.pool_max_size,
         statement_timeout_ms=settings.statement_timeout_ms,
     )
+    if read_urls := standby.from_setting(settings.read_database_url):
+        database.standbys = standby.Standbys(read_urls, wait_ms=settings.read_wait_ms,
+                                             max_size=settings.pool_max_size,
+                                             statement_timeout_ms=settings.statement_timeout_ms)
 
     @asynccontextmanager
     async def lifespan(app: WorldmemApp) -> AsyncIterator[None]:

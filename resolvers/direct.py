@@ -34,6 +34,7 @@ from resolvers.responses import respond, send_json
 PATH = "/graphql"
 STREAMING = (b"multipart/", b"text/event-stream")
 BAD_REQUEST = "BAD_REQUEST"
+OWN_HEADERS = (b"content-type", b"content-length")
 
 
 def takes(scope: Scope) -> bool:
@@ -74,4 +75,6 @@ class DirectGraphQL:
         if not isinstance(result, ExecutionResult):  # incremental delivery is not enabled; never a stream
             raise TypeError(f"unexpected execution result {type(result).__name__}")
         body = json.dumps(process_result(result), separators=(",", ":")).encode()
-        await send_json(send, context.response.status_code or 200, body)
+        # headers an extension set (Worldmem-Commit-LSN: resolvers.read_after), as the router merges them
+        await send_json(send, context.response.status_code or 200, body, extra=[
+            (name, value) for name, value in context.response.headers.raw if name not in OWN_HEADERS])

@@ -44,6 +44,7 @@ from resolvers.document_cache import few_values, for_schema
 from resolvers.fairness import offload
 from resolvers.input_rules import QUERY_TOO_LARGE, alias_limit, check_variables, literal_errors, width_error
 from resolvers.limits import MAX_DEPTH, QUERY_TOO_DEEP, limits_rule
+from resolvers.read_after import operation_reads
 
 OPERATION_NAME_REQUIRED = "OPERATION_NAME_REQUIRED"
 SUBSCRIPTION_MESSAGE = ("a subscription runs over a WebSocket at /graphql (protocol graphql-transport-ws, "
@@ -157,7 +158,8 @@ class OperationGuard(_Guard):
             budget = ctx.budget()
         with safe_times.collecting() as clamped, budget:
             validating = await self._prepare()
-            yield
+            with operation_reads(ec):  # a query's reads may go to a standby (resolvers.read_after)
+                yield
         if validating and ec.query and not isinstance(ec.result, PreExecutionError):
             for_schema(ec.schema).remember_valid(ec.query, self.max_tokens, self.max_aliases)
         add_soft_errors(ec)

@@ -31,7 +31,8 @@ async def rows(db: Database, owner: str, query: LiteralString, params: Mapping[s
     """The rows of one statement that pins `owner` (Database.read_pinned): on the loop when the app's loop
     pool runs on this loop and the request is alone in flight (fairness.alone), else in a worker thread."""
     reads = db.loop_reads
-    if reads is None or reads.loop is not asyncio.get_running_loop() or not alone():
+    # with standbys, Database.read_pinned decides where the read goes (graph/platform/standby.py)
+    if reads is None or db.standbys is not None or reads.loop is not asyncio.get_running_loop() or not alone():
         return await offload(db.read_pinned, owner, query, params)
     return await on_loop(reads.read_pinned, owner, query, params)
 

@@ -11,8 +11,9 @@ def error_body(message: str, code: str) -> bytes:
     return json.dumps({"data": None, "errors": [{"message": message, "extensions": {"code": code}}]}).encode()
 
 
-async def send_json(send: Send, status: int, body: bytes, *, close: bool = False) -> None:
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+async def send_json(send: Send, status: int, body: bytes, *, close: bool = False,
+                    extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or [])]
     if close:
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -127,7 +127,7 @@ def execute(db: Database, owner: str, stmt: Statement, params: dict[str, Any] | 
     query = _compose(stmt, row_limit)
     args = _params(params)
     try:
-        with _slot(db, timeout_ms), db.connection() as conn:
+        with _slot(db, timeout_ms), db.read_connection(owner) as conn:
             try:
                 raw = _run(conn, owner, query, args, timeout_ms)
             finally:

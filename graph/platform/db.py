@@ -22,6 +22,7 @@ from graph.platform.pooling import FIRST_WAIT_S, POOL_TIMEOUT_S, PinnedReads, co
 from graph.platform.pooling import check_owner as check_owner
 from graph.platform.reachable import probe
 from graph.platform.read_tx import ReadTx, queued
+from graph.platform.standby import Standbys, may_lag, parse_lsn
 from graph.sql import load
 
 TX = psycopg.pq.TransactionStatus
@@ -52,6 +53,8 @@ class Database:
         self._probed: tuple[float, str | None] = (0.0, None)
         # read_pinned's statements on an event loop (db_async): the app's lifespan opens and sets it
         self.loop_reads: PinnedReads | None = None
+        # standbys for the reads that may go there (graph/platform/standby.py); set by the app when configured
+        self.standbys: Standbys | None = None
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -65,6 +68,8 @@ class Database:
         )
 
     def close(self) -> None:
+        if self.standbys is not None:
+            self.standbys.close()
         self._pool.close()
 
     @contextmanager
@@ -89,12 +94,16 @@ class Database:
         """
         # pipelined: a statement that failed before the COMMIT or ROLLBACK queued behind it made the server
         # skip that; the failed transaction is rolled back when the connection goes back (_lent)
-        with self._lent(owner) as conn, ExitStack() as block:
-            with ExitStack() as setup:
-                (block if pipelined else setup).enter_context(conn.pipeline())
-                block.enter_context(psycopg.Transaction(conn))
-                conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
-            yield conn
+        with self._lent(owner, reading=read_only) as conn:
+            with ExitStack() as block:
+                with ExitStack() as setup:
+                    (block if pipelined else setup).enter_context(conn.pipeline())
+                    block.enter_context(psycopg.Transaction(conn))
+                    conn.execute(load("tx_set_owner_read_only" if read_only else "tx_set_owner"), (owner,))
+                yield conn
+            if not read_only and self.standbys is not None:  # committed: the owner's reads wait for it
+                row = conn.execute(load("commit_lsn"), prepare=True).fetchone()
+                self.standbys.committed(owner, parse_lsn(row["lsn"]) if row else 0)
 
     def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]],
                    *, generic_plans: bool = False) -> list[list[dict[str, Any]]]:
@@ -111,7 +120,7 @@ class Database:
         With `generic_plans` the same first statement also makes the round's prepared statements use generic
         plans (tx_set_owner_generic_plans.sql: the context builder's).
         """
-        with self._lent(owner) as conn:
+        with self._lent(owner, reading=True) as conn:
             with conn.pipeline():
                 first = load("tx_set_owner_generic_plans") if generic_plans else load("tx_set_owner_read_only")
                 conn.execute(first, (owner,))
@@ -125,7 +134,7 @@ class Database:
         and whose second is the read; the statement is its own transaction (autocommit), so nothing of the
         owner outlives it, and a statement that did not pin would read nothing (the policies fail closed).
         For the point reads (stateAt, stateAsKnownAt, factHistory, getEntity); errors as owner_tx's."""
-        with self._lent(owner) as conn:
+        with self._lent(owner, reading=True) as conn:
             return conn.execute(query, {**params, "owner": owner}).fetchall()
 
     @contextmanager
@@ -140,7 +149,7 @@ class Database:
         code runs on `tx.conn` must not open transactions or use what pipeline mode lacks (COPY, server-side
         cursors). Statements see what owner_tx's would: both are READ COMMITTED, a snapshot per statement.
         """
-        with self._lent(owner) as conn, ExitStack() as pipeline:  # BEGIN and COMMIT go inside the pipeline
+        with self._lent(owner, reading=True) as conn, ExitStack() as pipeline:  # BEGIN and COMMIT in the pipeline
             tx = ReadTx(conn, owner, pipeline)
             try:
                 yield tx
@@ -153,15 +162,15 @@ class Database:
                 tx.finish()
 
     @contextmanager
-    def _lent(self, owner: str) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    def _lent(self, owner: str, *, reading: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """A pooled connection for one block of `owner`'s (owner_tx, read_round, read_pinned, read_tx): the
         owner checked, errors translated, autocommit while lent (each block sends its own BEGIN or Sync, and
         its owner statement), and handed back as the pool lent it, whatever happened (_ended). Taken and given
         back with getconn / putconn, not the pool's context manager, whose commit on leaving _ended makes moot:
-        three context managers fewer per read."""
+        three context managers fewer per read. A read (`reading`) goes to a standby where it may (_standby)."""
         check_owner(owner)
         with self.translating():
-            conn = self._borrow()
+            conn, pool = self._standby(owner, reading) or (self._borrow(), self._pool)
             try:
                 conn.autocommit = True
                 yield conn
@@ -169,7 +178,33 @@ class Database:
                 try:
                     _ended(conn)
                 finally:
-                    self._pool.putconn(conn)
+                    pool.putconn(conn)
+
+    def _standby(self, owner: str, reading: bool) -> tuple[psycopg.Connection[dict[str, Any]],
+                                                            ConnectionPool[psycopg.Connection[dict[str, Any]]]] | None:
+        """A standby's connection for a read of `owner`'s that may lag (standby.may_lag) and that the standby
+        has caught up with (standby.Standbys.borrow); None: the primary's pool."""
+        if not reading or self.standbys is None or not may_lag.get():
+            return None
+        return self.standbys.borrow(owner)
+
+    @contextmanager
+    def read_connection(self, owner: str) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+        """connection() for a read of `owner`'s that pins the owner itself (the console): on a standby where
+        it may go (_standby), handed back as the pool lent it."""
+        lent = self._standby(check_owner(owner), True)
+        if lent is None:
+            with self.connection() as conn:
+                yield conn
+            return
+        conn, pool = lent
+        try:
+            yield conn
+        finally:
+            try:
+                _ended(conn)
+            finally:
+                pool.putconn(conn)
 
     @contextmanager
     def translating(self) -> Iterator[None]:

@@ -64,6 +64,11 @@ def _chroot(root: Path, args: list[str], what: str, *, quiet: bool = False) -> s
     return _run(["chroot", str(root), *args], what, quiet=quiet, env=env)
 
 
+def in_root(root: Path, args: list[str], what: str, *, quiet: bool = False) -> str:
+    """A command run inside the root (chroot), as the other platform modules need it (graph/platform/replica.py)."""
+    return _chroot(root, args, what, quiet=quiet)
+
+
 def _require_root() -> None:
     if os.geteuid() != 0:
         raise PlatformError(

@@ -39,3 +39,23 @@ def with_app_socket_line(text: str) -> str:
         kept[-1] += "\n"
     at = next((i for i, line in enumerate(kept) if _shadows_app(line)), len(kept))
     return "".join([*kept[:at], COMMENT, APP_LINE, *kept[at:]])
+
+
+REPLICATION_LINE = "local   replication     postgres                                peer\n"
+REPLICATION_COMMENT = "# worldmem db replica up: a standby in the root streams WAL over the Unix socket as postgres\n"
+
+
+def _lets_postgres_replicate(line: str) -> bool:
+    """A socket line that lets the postgres role open a replication connection (Debian's file has one:
+    `local replication all peer`). The database field `all` does not match replication connections."""
+    fields = _fields(line)
+    return len(fields) >= 4 and fields[:2] == ("local", "replication") and fields[2] in ("all", "postgres") \
+        and fields[3] in ("peer", "trust")
+
+
+def with_replication_line(text: str) -> str:
+    """`text` with a socket line for a standby's replication connection (pg_basebackup, then its WAL stream)
+    as postgres; the same text when one is there."""
+    if any(_lets_postgres_replicate(line) for line in text.splitlines()):
+        return text
+    return text + ("" if text.endswith("\n") or not text else "\n") + REPLICATION_COMMENT + REPLICATION_LINE
