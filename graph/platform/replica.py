@@ -209,6 +209,6 @@ def status(settings: Settings, standby: Standby) -> dict[str, object]:
     root = _root(settings)
     with _connect(admin_url(settings, "postgres"), autocommit=True) as conn:
         slot = conn.execute(load("replica_slot_state"), {"slot": standby.slot}).fetchone()
-    names = ("slot", "slot_active", "application_name", "state", "replay_lsn", "replay_lag_bytes")
+    names = ("slot", "slot_active", "application_name", "state", "replay_lsn", "replay_lag_bytes", "replay_lag_ms")
     return {"name": standby.name, "port": standby.port, "data_dir": str(root / standby.data.relative_to("/")),
             "running": running(root, standby), **dict(zip(names, slot or (None,) * len(names), strict=True))}
