@@ -3,15 +3,18 @@ the GraphQL queries, commits go to the primary, and no read after a commit is st
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from client.http import later_lsn
+from client import queries as q
+from client.http import WorldmemClient, later_lsn
 from graph.platform import replica
 from graph.platform.hba import with_replication_line
 from graph.platform.standby import from_setting, lsn_text, parse_lsn
@@ -214,6 +217,51 @@ def test_a_stopped_standby_leaves_reads_to_the_primary(settings: Settings, stand
     before = standbys.served
     assert names(post(replicated, token, STATE_AT, {"r": "person:cy", "v": NOW})[0]) == ["Cy"]
     assert standbys.served == before + 1
+
+
+def test_every_read_tool_is_served_by_the_standby(replicated: TestClient, primary_only: TestClient,
+                                                  make_token: MakeToken) -> None:  # noqa: F811
+    """The agent's read tools, search, worldContext and the console: each query's reads went to the standby
+    (none to the primary: this app has no commit of the owner's to wait for)."""
+    token = make_token()
+    post(primary_only, token, COMMIT, name_is("person:eve", "Eve", "t-1"))
+    deadline = time.monotonic() + 10
+    while names(post(replicated, token, STATE_AT, {"r": "person:eve", "v": NOW})[0]) != ["Eve"]:
+        assert time.monotonic() < deadline, "the standby never replayed the commit"
+        time.sleep(0.05)
+    standbys = standbys_of(replicated)
+    for document, variables in (
+            (q.FIND_ENTITY, {"query": "Eve"}), (q.GET_ENTITY, {"ref": "person:eve"}),
+            (q.RECALL_FACTS_ABOUT, {"entityOrQuery": "person:eve"}),
+            (q.GET_FACT_HISTORY, {"ref": "person:eve", "predicate": "name"}),
+            (q.STATE_AT, {"ref": "person:eve", "validTime": NOW}),
+            (q.STATE_AS_KNOWN_AT, {"ref": "person:eve", "systemTime": NOW}),
+            (q.SEARCH_WORLD_MEMORY, {"query": "Eve"}), (q.WORLD_CONTEXT, {"message": "Was macht Eve?"}),
+            (q.GET_NEIGHBORS, {"ref": "person:eve"}), (q.EXPLAIN_CHANGE, {"ref": "person:eve", "predicate": "name"}),
+            (CONSOLE, {"q": "MATCH (e:Entity) RETURN e.name"})):
+        served, to_primary = standbys.served, standbys.to_primary
+        body, _ = post(replicated, token, document, variables)
+        assert "errors" not in body, (document, body)
+        assert "eve" in str(body["data"]).lower(), (document, body)
+        assert standbys.served > served and standbys.to_primary == to_primary, document
+
+
+def test_the_python_client_sends_its_last_commit_back(replicated: TestClient,
+                                                      make_token: MakeToken) -> None:  # noqa: F811
+    token = make_token()
+
+    async def run() -> tuple[str | None, str | None, str]:
+        transport = httpx.ASGITransport(app=replicated.app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            client = WorldmemClient("http://test", token, http=http)
+            before = client.read_after
+            await client.execute(COMMIT, name_is("person:fay", "Fay", "c-1"))
+            after = client.read_after
+            return before, after, await client.state_at("person:fay")
+
+    before, after, text = asyncio.run(run())
+    assert before is None and after is not None and parse_lsn(after) > 0
+    assert "Fay" in text
 
 
 def test_a_bad_read_after_header_is_refused(replicated: TestClient, make_token: MakeToken) -> None:  # noqa: F811
