@@ -5,8 +5,9 @@ query, never for a mutation or background work, whose reads decide writes). It m
 depends on: the LSN the client sends back (`read_after`, from a commit's answer) and the last commit of
 the owner in this process (`Standbys.committed`). A standby that has replayed that far is used at once;
 otherwise the read waits up to `wait_ms` for it (asking the standby's pg_last_wal_replay_lsn()), and then
-goes to the primary. A standby that cannot lend a connection within BORROW_S (stopped, unreachable) is left
-alone for DOWN_S, its reads served by the primary.
+goes to the primary. A standby that cannot lend a connection within BORROW_S leaves that read to the primary;
+when it is not merely busy but gone (stopped, unreachable: a connection attempt fails), it is left alone for
+DOWN_S.
 
 What is per process here (each owner's last commit LSN, each standby's last seen replay LSN) only makes a
 read go to the primary sooner; losing it loses nothing but the process's own commits, and a client of
@@ -28,6 +29,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.errors import BadInput
 from graph.platform.pooling import connect_kwargs, quiet
+from graph.platform.reachable import probe
 from graph.sql import load
 
 APPLICATION_NAME = "worldmem standby reads"  # how these connections show in the standby's pg_stat_activity
@@ -66,6 +68,7 @@ def lsn_text(lsn: int) -> str:
 
 @dataclass
 class _Standby:
+    url: str
     pool: ConnectionPool[psycopg.Connection[dict[str, Any]]]
     replayed: int = 0  # the highest replay LSN seen; replay only moves forward
     down_until: float = 0.0
@@ -82,7 +85,7 @@ class Standbys:
         kwargs = connect_kwargs(statement_timeout_ms)
         kwargs["application_name"] = APPLICATION_NAME
         self.wait_s = wait_ms / 1000
-        self._standbys = [_Standby(ConnectionPool(url, min_size=1, max_size=max_size, kwargs=kwargs,
+        self._standbys = [_Standby(url, ConnectionPool(url, min_size=1, max_size=max_size, kwargs=kwargs,
                                                   check=_check_idle, open=True, timeout=BORROW_S))
                           for url in urls]
         self._turn = itertools.count()
@@ -119,7 +122,8 @@ class Standbys:
             try:
                 conn = standby.pool.getconn()
             except PoolTimeout:
-                standby.down_until = time.monotonic() + DOWN_S
+                if probe(standby.url) is not None:  # not only busy: gone (stopped, unreachable)
+                    standby.down_until = time.monotonic() + DOWN_S
                 continue
             try:
                 if self._caught_up(standby, conn, needed):
