@@ -140,6 +140,9 @@ def _config(settings: Settings, standby: Standby) -> str:
         "hot_standby = on\n",
         # the primary's vacuum waits for the standby's readers instead of cancelling them
         "hot_standby_feedback = on\n",
+        # The first start syncs the whole copy to disk (it begins as recovery of an interrupted server), which is
+        # why pg_basebackup runs with --no-sync; one syncfs() of the file system instead of an fsync per file.
+        "recovery_init_sync_method = syncfs\n",
         *(f"{name} = {setting}\n" for name, setting in limits),
     ])
 
@@ -154,7 +157,8 @@ def _base_backup(root: Path, settings: Settings, standby: Standby) -> None:
     started = time.monotonic()
     try:
         _as_postgres(root, f"{PG_BIN}/pg_basebackup -h {SOCKET_DIR} -p {port} -D {standby.data} -R -C "
-                           f"-S {standby.slot} -X stream -c fast --no-manifest -d application_name={standby.slot}",
+                           f"-S {standby.slot} -X stream -c fast --no-manifest --no-sync "
+                           f"-d application_name={standby.slot}",
                      "pg_basebackup")
     except PlatformError:
         drop_slot(settings, standby)
