@@ -4,6 +4,7 @@ the GraphQL queries, commits go to the primary, and no read after a commit is st
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -13,9 +14,11 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from cli.main import main
 from client import queries as q
 from client.http import WorldmemClient, later_lsn
 from graph.platform import replica
+from graph.platform.errors import PlatformError
 from graph.platform.hba import with_replication_line
 from graph.platform.standby import from_setting, lsn_text, parse_lsn
 from graph.settings import Settings
@@ -94,6 +97,27 @@ def test_hba_gets_a_replication_line_once() -> None:
     assert with_replication_line(added) == added
     # a replication line for another role, or one that asks a password, is not the standby's way in
     assert with_replication_line("local replication alice peer\n") != "local replication alice peer\n"
+
+
+def test_a_standby_of_ones_own_server_is_not_ours_to_make(settings: Settings) -> None:
+    byo = settings.model_copy(update={"database_url": "postgresql://u:p@db.example:5432/worldmem"})
+    with pytest.raises(PlatformError, match="WORLDMEM_DATABASE_URL"):
+        replica.up(byo, replica.standby_for(byo))
+    assert replica.standby_for(settings).port == settings.db_port + 10
+    assert replica.standby_for(settings.model_copy(update={"replica_port": 6000})).port == 6000
+    assert replica.standby_for(settings, 7000).port == 7000
+    with pytest.raises(PlatformError):
+        replica.Standby("main", 7000)  # the primary's own directory
+
+
+def test_the_cli_reports_a_standby_that_is_not_there(settings: Settings, test_db_url: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    if settings.database_url is not None or os.geteuid() != 0:
+        pytest.skip("the standby lives in the embedded root and needs root (chroot)")
+    assert main(["db", "replica", "status", "--port", str(free_port())]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["running"] is False and shown["slot"] is None and shown["name"] == "replica"
+    assert main(["db", "replica"]) == 2  # which action: a message, not a traceback
 
 
 # ---- against the shared cluster and a real standby ---------------------------------------------------------
