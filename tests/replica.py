@@ -14,11 +14,12 @@ from graph.platform import replica
 from graph.platform.connect import admin_url
 from graph.settings import Settings
 
-TEST_NAME = re.compile(r"^test_(\d+)$")
+TEST_NAME = re.compile(r"^(?:test|bench)_(\d+)$")  # tests/replica.py's and bench/replica.py's
 
 
 def remove_stale(settings: Settings) -> None:
-    """Standbys of pytest processes that no longer run: stopped, their slots dropped, their copies removed."""
+    """Standbys of test and bench processes that no longer run: stopped, their slots dropped, their copies
+    removed (a slot without its standby would keep WAL on the primary for good)."""
     parent = settings.root_dir / replica.PARENT
     for path in parent.iterdir() if parent.exists() else ():
         found = TEST_NAME.match(path.name)
