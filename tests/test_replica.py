@@ -230,17 +230,17 @@ def test_a_stopped_standby_leaves_reads_to_the_primary(settings: Settings, stand
     standbys = standbys_of(replicated)
     replica.stop(settings, standby)
     try:
-        before = standbys.to_primary
+        before = (standbys.served, standbys.to_primary)
         for _ in range(5):
             assert names(post(replicated, token, STATE_AT, {"r": "person:cy", "v": NOW})[0]) == ["Cy"]
-        assert standbys.to_primary - before == 5
+        assert standbys.served == before[0] and standbys.to_primary - before[1] >= 5
     finally:
         replica.up(settings, standby)
     # back: once the pool has reconnected (after the DOWN_S pause), the standby serves again
     time.sleep(5.5)
     before = standbys.served
     assert names(post(replicated, token, STATE_AT, {"r": "person:cy", "v": NOW})[0]) == ["Cy"]
-    assert standbys.served == before + 1
+    assert standbys.served > before
 
 
 def test_every_read_tool_is_served_by_the_standby(replicated: TestClient, primary_only: TestClient,
