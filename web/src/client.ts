@@ -1,6 +1,7 @@
 // The GraphQL client: queries over POST /graphql, the subscription over graphql-ws on the same path.
 import { Client, cacheExchange, fetchExchange, subscriptionExchange } from '@urql/vue'
 import { createClient as createWsClient } from 'graphql-ws'
+import { readAfterFetch } from './readafter'
 
 export function graphqlUrl(): string {
   return new URL('graphql', window.location.href.split('#')[0]).toString()
@@ -17,6 +18,7 @@ export function makeClient(token: () => string | null): Client {
   return new Client({
     url: graphqlUrl(),
     preferGetMethod: false,
+    fetch: readAfterFetch(),
     requestPolicy: 'cache-and-network',
     fetchOptions: () => ({ headers: { Authorization: `Bearer ${token() ?? ''}` } }),
     exchanges: [
