@@ -26,6 +26,7 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
+from graph.platform.session_locks import SessionLocks
 from graph.settings import Settings, get_settings
 from resolvers.access_log import AccessLog
 from resolvers.admission import OwnerAdmission, admission_key
@@ -68,7 +69,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
                 await asyncio.to_thread(embedder.warm)
-            finder = Nudger(database, embedder, sweep_interval(settings)) if settings.finder_background else None
+            finder = (Nudger(database, embedder, sweep_interval(settings), SessionLocks(url))
+                      if settings.finder_background else None)
             if finder is not None:
                 finder.start()
                 stack.callback(finder.stop)
