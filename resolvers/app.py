@@ -28,6 +28,7 @@ from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
 from graph.platform.session_locks import SessionLocks
 from graph.settings import Settings, get_settings
+from resolvers import document_cache
 from resolvers.access_log import AccessLog
 from resolvers.admission import OwnerAdmission, admission_key
 from resolvers.context import context_getter
@@ -66,6 +67,9 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 stack.callback(app.access.close)
             stack.callback(database.close)
             stack.push_async_callback(live.close)
+            # an erasure through any process of the database empties these in this one (graph.platform.live)
+            live.on_erased += [query_vectors.forget, document_cache.forget_all, metrics.erasure_forgets.inc]
+            live.listen()
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
                 await asyncio.to_thread(embedder.warm)

@@ -40,6 +40,7 @@ SWEEP_S = 0.5
 WRITE = """mutation($run: String!, $ref: String!, $name: String!) { commitProposal(proposal: {runId: $run,
   operations: [{upsertEntity: {ref: $ref, kind: "pet", canonicalName: $name}}]}) { committed } }"""
 READ = "query($ref: String!) { stateAt(ref: $ref) { name } }"
+ERASE = 'mutation($ref: String!) { eraseEntity(ref: $ref, reason: "test") { id } }'
 REMEMBER = "mutation($c: String!, $t: String!) { rememberThis(chatId: $c, text: $t) { seq } }"
 SAID = {"Rex frisst immer um 7": [entity("pet:rex", "Rex"),
                                   fact("pet:rex", "feeding_time", "07:00", quote="Rex frisst immer um 7")],
@@ -176,11 +177,33 @@ def covered(chat_runs: list[dict[str, Any]]) -> bool:
     return sorted(seqs) == [1, 2]
 
 
-def sweeps(port: int) -> float:
+def counted(port: int, metric: str) -> float:
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
-    found = re.search(r"^worldmem_finder_sweeps_total (\S+)$", text, re.MULTILINE)
+    found = re.search(rf"^{metric}_total (\S+)$", text, re.MULTILINE)
     assert found is not None, text[:500]
     return float(found.group(1))
+
+
+def sweeps(port: int) -> float:
+    return counted(port, "worldmem_finder_sweeps")
+
+
+def test_an_erasure_through_one_process_empties_the_others_remembered_texts(pair: Pair,
+                                                                            make_token: MakeToken) -> None:  # noqa: F811
+    """Query vectors and GraphQL documents may spell out an erased name; each process keeps its own, so each
+    must forget them, whichever process the erasure went through."""
+    token = make_token()
+    with httpx.Client(timeout=30) as http:
+        wrote = ask(http, pair.url(0), token, WRITE, {"run": "e1", "ref": "pet:gone", "name": "Gone"}).json()
+        assert wrote["data"]["commitProposal"]["committed"] == 1, wrote
+        before = [counted(port, "worldmem_erasure_forgets") for port in pair.ports]
+        erased = ask(http, pair.url(0), token, ERASE, {"ref": "pet:gone"}).json()
+        assert erased["data"]["eraseEntity"]["id"], erased
+        deadline = time.monotonic() + 5
+        while counted(pair.ports[1], "worldmem_erasure_forgets") == before[1]:
+            assert time.monotonic() < deadline, "the other process never heard of the erasure"
+            time.sleep(0.05)
+    assert counted(pair.ports[0], "worldmem_erasure_forgets") > before[0]
 
 
 def test_one_process_sweeps_and_a_killed_leader_hands_over(pair: Pair) -> None:

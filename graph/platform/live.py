@@ -4,6 +4,12 @@ The committer sends `pg_notify('worldmem_commit', ...)` inside the proposal's tr
 COMMIT, so a rolled-back proposal is never announced). The payload holds the owner, counts and entity ids
 only (graph/sql/live_commit_notify.sql). A subscriber only ever receives its own owner's commits: the hub
 routes by the owner named in the payload, and the owner a subscriber listens for comes from its token.
+
+The same connection hears erasures (`worldmem_erased`, graph/erasure/erase.py): each process then runs its
+`on_erased` callbacks, which forget what it remembers of texts an erasure may have taken (query vectors,
+GraphQL documents), whichever process the erasure went through. They also run after every (re)connect:
+an erasure announced while nobody listened is then covered too (forgetting is always safe, only slower).
+With callbacks, `listen` starts the connection at once instead of at the first subscriber.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from uuid import UUID
 
 import psycopg
@@ -23,6 +29,7 @@ from graph.sql import load
 log = logging.getLogger("worldmem.live")
 QUEUE_SIZE = 100  # a subscriber that falls this far behind loses the oldest news, never blocks the hub
 RECONNECT_SECONDS = 1.0
+ERASED = "worldmem_erased"
 
 
 class Commit(BaseModel):
@@ -57,6 +64,14 @@ class CommitHub:
         self._subscribers: dict[str, set[asyncio.Queue[Commit]]] = {}
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self.on_erased: list[Callable[[], None]] = []
+
+    def listen(self) -> None:
+        """Listen from now on (not only once the first subscriber comes), e.g. for `on_erased`; returns at
+        once (a database that is down at start-up delays the listener, not the server)."""
+        if self._task is None or self._task.done():
+            self._ready.clear()
+            self._task = asyncio.create_task(self._run())
 
     async def subscribe(self, owner: str) -> AsyncIterator[Commit]:
         """Commits of `owner` from the moment the hub listens, until the caller stops iterating."""
@@ -79,9 +94,7 @@ class CommitHub:
             queue.put_nowait(commit)
 
     async def _started(self) -> None:
-        if self._task is None or self._task.done():
-            self._ready.clear()
-            self._task = asyncio.create_task(self._run())
+        self.listen()
         await self._ready.wait()
 
     async def _run(self) -> None:
@@ -89,8 +102,12 @@ class CommitHub:
             try:
                 async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
                     await conn.execute(load("live_listen"))
+                    self._erased()
                     self._ready.set()
                     async for note in conn.notifies():
+                        if note.channel == ERASED:
+                            self._erased()
+                            continue
                         commit = parse(note.payload)
                         if commit is not None:
                             self.publish(commit)
@@ -98,9 +115,22 @@ class CommitHub:
                 log.warning("live commit listener lost its connection; reconnecting", exc_info=True)
                 await asyncio.sleep(RECONNECT_SECONDS)
 
+    def _erased(self) -> None:
+        for forget in self.on_erased:
+            try:
+                forget()
+            except Exception:  # one callback's bug must not end the listener
+                log.exception("forgetting after an erasure failed")
+
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        if task is None:
+            return
+        if task.get_loop() is not asyncio.get_running_loop():
+            # one app served on two event loops (two test clients of one app): stopped on its own loop
+            with contextlib.suppress(RuntimeError):  # that loop has ended already, and the task with it
+                task.get_loop().call_soon_threadsafe(task.cancel)
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
