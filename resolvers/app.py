@@ -42,6 +42,7 @@ from resolvers.sync_body import integration_allowance
 from resolvers.web import mount_explorer
 
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+LISTEN_WAIT_S = 2.0
 
 
 def create_app(settings: Settings | None = None, *, database_url: str | None = None,
@@ -69,7 +70,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             stack.push_async_callback(live.close)
             # an erasure through any process of the database empties these in this one (graph.platform.live)
             live.on_erased += [query_vectors.forget, document_cache.forget_all, metrics.erasure_forgets.inc]
-            live.listen()
+            await live.listen(LISTEN_WAIT_S)  # its first forget comes before any request, not amid them
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
                 await asyncio.to_thread(embedder.warm)

@@ -66,12 +66,15 @@ class CommitHub:
         self._ready = asyncio.Event()
         self.on_erased: list[Callable[[], None]] = []
 
-    def listen(self) -> None:
-        """Listen from now on (not only once the first subscriber comes), e.g. for `on_erased`; returns at
-        once (a database that is down at start-up delays the listener, not the server)."""
+    async def listen(self, wait_s: float = 0.0) -> None:
+        """Listen from now on (not only once the first subscriber comes), e.g. for `on_erased`, waiting up to
+        `wait_s` for the LISTEN (a database that is down at start-up delays the listener, not the server)."""
         if self._task is None or self._task.done():
             self._ready.clear()
             self._task = asyncio.create_task(self._run())
+        if wait_s > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ready.wait(), wait_s)
 
     async def subscribe(self, owner: str) -> AsyncIterator[Commit]:
         """Commits of `owner` from the moment the hub listens, until the caller stops iterating."""
@@ -94,7 +97,7 @@ class CommitHub:
             queue.put_nowait(commit)
 
     async def _started(self) -> None:
-        self.listen()
+        await self.listen()
         await self._ready.wait()
 
     async def _run(self) -> None:
