@@ -28,6 +28,7 @@ from typing import Any
 
 import psycopg
 
+from bench import load as load_sql
 from bench.http_server import Client, Summary, cpu_seconds, fresh_database, load_average, make_tokens, serve_many
 from graph.platform.connect import admin_url
 from graph.settings import get_settings
@@ -101,8 +102,7 @@ def client_run(job: Job) -> tuple[dict[int, int], list[float], list[str]]:
 def backends_cpu(admin: psycopg.Connection[Any]) -> dict[int, float]:
     """CPU seconds of every server backend connected to the bench's database (the cluster's other databases,
     other benches' and tests', are not counted)."""
-    pids = [r[0] for r in admin.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s "
-                                        "AND pid <> pg_backend_pid()", (DB,))]
+    pids = [r[0] for r in admin.execute(load_sql("processes_backends"), (DB,))]
     found: dict[int, float] = {}
     for pid in pids:
         try:
