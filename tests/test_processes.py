@@ -36,6 +36,7 @@ from tests.gql import MakeToken, codes, make_token  # noqa: F401
 from tests.test_socket_revocation import SUBSCRIBE, heard, subscribed
 
 TTL_S = 1.0
+MARGIN_S = 1.0  # the refusing request itself, on a loaded machine
 SWEEP_S = 0.5
 WRITE = """mutation($run: String!, $ref: String!, $name: String!) { commitProposal(proposal: {runId: $run,
   operations: [{upsertEntity: {ref: $ref, kind: "pet", canonicalName: $name}}]}) { committed } }"""
@@ -107,7 +108,7 @@ def test_a_revoked_token_is_refused_by_both_within_the_ttl(pair: Pair, make_toke
                     refused[i] = time.monotonic() - revoked_at
             time.sleep(0.05)
         after = [answer(i) for i in range(4)]
-    assert sorted(refused) == [0, 1] and max(refused.values()) < TTL_S + 0.5, refused
+    assert sorted(refused) == [0, 1] and max(refused.values()) < TTL_S + MARGIN_S, refused
     assert after == [["UNAUTHENTICATED"]] * 4
 
 
