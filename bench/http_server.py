@@ -50,32 +50,48 @@ def serve(db_name: str, env: dict[str, str] | None = None,
     """`worldmem serve` on a free port against `db_name`; yields (process, port); stopped afterwards.
 
     `code_dir`: serve another checkout's code with its own .venv (e.g. main, for a before/after)."""
-    port = free_port()
+    with serve_many(db_name, 1, env, code_dir) as started:
+        yield started[0]
+
+
+@contextmanager
+def serve_many(db_name: str, n: int, env: dict[str, str] | None = None,
+               code_dir: Path | None = None) -> Iterator[list[tuple[subprocess.Popen[bytes], int]]]:
+    """`n` separate `worldmem serve` processes on free ports against `db_name`, started side by side (as several
+    API processes behind a load balancer); yields [(process, port)]; each stopped afterwards."""
     full_env = {**os.environ, "WORLDMEM_DB_NAME": db_name, **(env or {})}
     python = sys.executable
     if code_dir is not None:
         python = str(code_dir / ".venv" / "bin" / "python")
         full_env["PYTHONPATH"] = str(code_dir)
-    proc = subprocess.Popen([python, "-m", "cli.main", "serve", "--port", str(port)], env=full_env,
-                            cwd=code_dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started: list[tuple[subprocess.Popen[bytes], int]] = []
     try:
+        for _ in range(n):
+            port = free_port()
+            started.append((subprocess.Popen([python, "-m", "cli.main", "serve", "--port", str(port)],
+                                             env=full_env, cwd=code_dir, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL), port))
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the server did not start") from None
-                time.sleep(0.1)
-        yield proc, port
+        for proc, port in started:
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                        break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit("the server did not start") from None
+                    time.sleep(0.1)
+        yield started
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        for proc, _ in started:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc, _ in started:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
 
 class Client:

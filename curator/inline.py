@@ -3,6 +3,13 @@
 Per chat: `debounce_turns` new turns, an explicit turn, or `debounce_s` without a turn start one coalesced
 run (curator.pipeline.Curator.curate); one run per chat at a time, and turns that arrive during a run start
 the next one. `on_turn` may be called from any thread (resolvers run blocking code in a pool).
+
+With several server processes on one database a chat's turns can reach any of them, and each catch-up sees
+every lagging chat. So a run first claims its chat (`locks`: a session advisory lock, graph.platform.
+session_locks): a process that finds the chat claimed tries again CLAIM_RETRY_S later instead of calling the
+model for the same turns; by then the holder has curated them, and the retry finds nothing or the turns that
+came after. The commit stays exactly once without the claim (the watermark, curator.commit.claim); the claim
+saves the second LLM call.
 """
 
 from __future__ import annotations
@@ -14,10 +21,12 @@ from dataclasses import dataclass, field
 
 from curator.batch import RunReport
 from curator.pipeline import Curator
+from graph.platform.session_locks import CURATOR_CHAT, SessionLocks
 
 log = logging.getLogger("worldmem.curator")
 Key = tuple[str, str]
 RECENT_REPORTS = 200  # the latest run reports, kept for inspection (bounded: the API process runs for long)
+CLAIM_RETRY_S = 1.0
 
 
 @dataclass
@@ -36,6 +45,7 @@ class InlineRuntime:
     debounce_s: float = 30.0
     debounce_turns: int = 5
     reports: deque[RunReport] = field(default_factory=lambda: deque(maxlen=RECENT_REPORTS))
+    locks: SessionLocks | None = None
     _chats: dict[Key, _Chat] = field(default_factory=dict)
 
     def on_turn(self, owner: str, chat_id: str, explicit: bool) -> None:
@@ -66,12 +76,30 @@ class InlineRuntime:
         chat.waiting, chat.explicit = 0, False
         chat.task = self.loop.create_task(self._run(key))
 
+    async def claimed(self, owner: str, chat_id: str) -> list[RunReport] | None:
+        """`Curator.curate` while this process holds the chat's claim; None when another process holds it."""
+        name = f"{owner}\n{chat_id}"
+        if self.locks is not None and not await asyncio.to_thread(self.locks.try_lock, CURATOR_CHAT, name):
+            return None
+        try:
+            return await self.curator.curate(owner, chat_id)
+        finally:
+            if self.locks is not None:
+                await asyncio.to_thread(self.locks.release, CURATOR_CHAT, name)
+
     async def _run(self, key: Key) -> None:
         chat = self._chats[key]
         try:
-            self.reports.extend(await self.curator.curate(*key))
+            reports = await self.claimed(*key)
         except Exception:  # never breaks the API; the reconciler retries through the watermark
             log.exception("inline curator run failed for a chat")
+            reports = []
+        if reports is None:  # claimed elsewhere: once more shortly, which also covers turns that came meanwhile
+            chat.again = False
+            if chat.timer is None:
+                chat.timer = self.loop.call_later(CLAIM_RETRY_S, self._fire, key)
+            return
+        self.reports.extend(reports)
         if chat.again:
             chat.again = False
             chat.waiting, chat.explicit = 0, False
@@ -98,6 +126,8 @@ class InlineRuntime:
                 chat.timer.cancel()
                 chat.timer = None
         await self.idle()
+        if self.locks is not None:
+            await asyncio.to_thread(self.locks.close)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

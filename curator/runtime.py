@@ -32,6 +32,7 @@ from curator.inline import InlineRuntime
 from curator.pipeline import Curator
 from curator.turns import lagging_chats
 from graph.platform.db import Database
+from graph.platform.session_locks import SessionLocks
 from graph.settings import Settings
 
 log = logging.getLogger("worldmem.curator")
@@ -84,7 +85,7 @@ class Runtime:
             if self.client is not None:
                 self._spawn(owner, chat_id, True)
             else:
-                reports += await self.inline.curator.curate(owner, chat_id)
+                reports += await self.inline.claimed(owner, chat_id) or []  # None: another process has it
         return reports
 
     async def reconcile_forever(self) -> None:
@@ -107,7 +108,7 @@ async def start(db: Database, settings: Settings, model: Model | None) -> Runtim
         return None
     curator = Curator(db, settings, model)
     inline = InlineRuntime(curator, asyncio.get_running_loop(), settings.curator_debounce_s,
-                           settings.curator_debounce_turns)
+                           settings.curator_debounce_turns, locks=SessionLocks(db.url))
     runtime = Runtime(inline, settings)
     if settings.temporal_address:
         from curator.durable.worker import connect

@@ -26,7 +26,9 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
+from graph.platform.session_locks import SessionLocks
 from graph.settings import Settings, get_settings
+from resolvers import document_cache
 from resolvers.access_log import AccessLog
 from resolvers.admission import OwnerAdmission, admission_key
 from resolvers.context import context_getter
@@ -40,6 +42,8 @@ from resolvers.sync_body import integration_allowance
 from resolvers.web import mount_explorer
 
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+LISTEN_WAIT_S = 2.0
+NUDGE_WAIT_S = 5.0  # an owner another process reconciles longer: the nudge is queued again (and shutdown waits less)
 
 
 def create_app(settings: Settings | None = None, *, database_url: str | None = None,
@@ -69,10 +73,12 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 stack.callback(app.access.close)
             stack.callback(database.close)
             stack.push_async_callback(live.close)
+            await live.listen(LISTEN_WAIT_S)  # its first forget comes before any request, not amid them
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
                 await asyncio.to_thread(embedder.warm)
-            finder = Nudger(database, embedder, sweep_interval(settings)) if settings.finder_background else None
+            finder = (Nudger(database, embedder, sweep_interval(settings), SessionLocks(url, wait_s=NUDGE_WAIT_S))
+                      if settings.finder_background else None)
             if finder is not None:
                 finder.start()
                 stack.callback(finder.stop)
@@ -92,6 +98,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
 
     app = WorldmemApp(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     live = CommitHub(url)
+    # an erasure through any process of the database empties these in this one (graph.platform.live)
+    live.on_erased += [query_vectors.forget, document_cache.forget_all, metrics.erasure_forgets.inc]
     tokens = TokenCache(settings.token_cache_s)  # one cache: the context's token check and the admission's key
     get_context = context_getter(database, settings, tokens)
     router = OfflineLiveRouter(schema, context_getter=get_context)

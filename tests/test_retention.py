@@ -217,6 +217,27 @@ def test_cli_dry_run(db: Database, world: World, monkeypatch: pytest.MonkeyPatch
     assert _texts(db, world.owner) == world.texts_first
 
 
+def test_cli_run_is_skipped_while_another_holds_the_lock(app_db_url: str, world: World,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A cron on every API host: one run goes, the others exit 0 without touching anything."""
+    from cli.retention import RETENTION
+    from graph.platform.session_locks import SessionLocks
+
+    monkeypatch.setenv("WORLDMEM_DB_NAME", TEST_DB)
+    get_settings.cache_clear()
+    other = SessionLocks(app_db_url)
+    try:
+        assert other.leads(RETENTION)
+        assert main(["retention", "run", "--owner", world.owner, "--window-days", "1"]) == 0
+    finally:
+        other.close()
+        get_settings.cache_clear()
+    out, err = capsys.readouterr()
+    assert out == "retention: another run holds the database's retention lock; this one is skipped\n"
+    assert err == ""
+
+
 def test_rollup_is_found_by_search_world_memory(db: Database, world: World) -> None:
     """The same through the public search, once the finder (branch `finder`: memories in searchWorldMemory)
     is merged; on a main without it there is nothing to call yet."""

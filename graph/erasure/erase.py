@@ -103,6 +103,7 @@ def erase(db: Database, principal: Principal, ref: str, *, reason: str = "", pre
                 "token_kind": principal.kind}).fetchone()
             assert row is not None
             receipt = _receipts(conn, row["id"], 1)[0]
+            conn.execute(load("erasure_announce"))  # the other server processes forget too (live.CommitHub)
     except psycopg.DatabaseError as exc:
         raise _refusal(exc, db, principal.owner, ref, predicate) from None
     query_vectors.forget()  # remembered query texts may name what went

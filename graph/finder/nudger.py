@@ -5,6 +5,10 @@ re-projects those entities and embeds what is pending, one owner at a time, in i
 `interval_s` it also sweeps each owner completely (commits that did not come through the API: the curator,
 imports, governance); with Temporal configured the schedule `worldmem-finder` sweeps instead (the
 server passes interval 0). Everything here is best effort: an error is logged and retried on the next pass.
+
+Several server processes on one database (docs/operations/processes.md) share the work through `locks`
+(graph.platform.session_locks): only the leader sweeps, and one owner is reconciled by one process at a
+time (a nudge for an owner another process is reconciling waits for it, then reconciles what is left).
 """
 
 from __future__ import annotations
@@ -18,11 +22,15 @@ from typing import ClassVar
 
 from graph.finder.embedders import Embedder
 from graph.finder.reconciler import owners, reconcile_owner
+from graph.platform import metrics
 from graph.platform.db import Database
+from graph.platform.session_locks import FINDER_OWNER, SessionLocks
 from graph.settings import Settings
 
 log = logging.getLogger("worldmem.finder")
 MAX_REFS = 2000  # more refs than this in one nudge: sweep the owner instead
+RETRY_S = 1.0
+SWEEP = "finder-sweep"  # the leader's name for the sweep (session_locks.LEADER)
 
 
 def sweep_interval(settings: Settings) -> float:
@@ -37,8 +45,9 @@ class Nudger:
 
     _live: ClassVar[weakref.WeakSet[Nudger]] = weakref.WeakSet()  # every Nudger of the process, for drain_all
 
-    def __init__(self, db: Database, embedder: Embedder | None, interval_s: float) -> None:
-        self._db, self._embedder, self._interval = db, embedder, interval_s
+    def __init__(self, db: Database, embedder: Embedder | None, interval_s: float,
+                 locks: SessionLocks | None = None) -> None:
+        self._db, self._embedder, self._interval, self._locks = db, embedder, interval_s, locks
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._lock = threading.Lock()
         self._waiting: dict[str, set[str] | None] = {}  # owner -> refs to reconcile (None: the whole owner)
@@ -51,6 +60,8 @@ class Nudger:
     def stop(self) -> None:
         self._queue.put(None)
         self._thread.join(timeout=10)
+        if self._locks is not None:
+            self._locks.close()
 
     def nudge(self, owner: str, refs: list[str] | None) -> None:
         """Never blocks and never raises: the caller is a request that already committed."""
@@ -79,7 +90,8 @@ class Nudger:
             try:
                 owner = self._queue.get(timeout=self._interval if self._interval > 0 else None)
             except queue.Empty:
-                self._sweep_all()
+                if self._locks is None or self._locks.leads(SWEEP):
+                    self._sweep_all()
                 continue
             try:
                 if owner is None:
@@ -91,12 +103,21 @@ class Nudger:
                 self._queue.task_done()
 
     def _once(self, owner: str, refs: list[str] | None) -> None:
+        if self._locks is not None and not self._locks.wait_lock(FINDER_OWNER, owner):
+            log.warning("finder: an owner stayed claimed by another process; its nudge is queued again")
+            time.sleep(RETRY_S)  # not at once: the database may be the reason
+            self.nudge(owner, refs)
+            return
         try:
             reconcile_owner(self._db, owner, self._embedder, refs=refs)
         except Exception:  # best effort: logged, retried by the next nudge or sweep
             log.exception("finder: reconciling an owner failed")
+        finally:
+            if self._locks is not None:
+                self._locks.release(FINDER_OWNER, owner)
 
     def _sweep_all(self) -> None:
+        metrics.finder_sweeps.inc()
         try:
             every = owners(self._db)
         except Exception:

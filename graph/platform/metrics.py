@@ -33,6 +33,11 @@ accept_ratio = Gauge("worldmem_curator_accept_ratio", "accepted / all curator op
                      registry=REGISTRY)
 mismatch_ratio = Gauge("worldmem_intent_mismatch_ratio", "(partial + unfulfilled) / judged intent outcomes "
                        "(0 when none)", registry=REGISTRY)
+finder_sweeps = Counter("worldmem_finder_sweeps", "Sweeps of every owner by this process's finder thread (with "
+                        "several processes on one database only the leader sweeps)", registry=REGISTRY)
+erasure_forgets = Counter("worldmem_erasure_forgets", "Times this process forgot its remembered query vectors "
+                          "and documents because an erasure was announced (or its listener reconnected)",
+                          registry=REGISTRY)
 tokens_today = Gauge("worldmem_curator_tokens_today", "Curator LLM tokens since 00:00 UTC (this process)",
                      registry=REGISTRY)
 

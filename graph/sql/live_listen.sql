@@ -1,1 +1,1 @@
-LISTEN worldmem_commit
+LISTEN worldmem_commit; LISTEN worldmem_erased
