@@ -33,7 +33,8 @@ async def connect(settings: Settings) -> Client:
 def chat_input(settings: Settings, owner: str, chat_id: str) -> ChatInput:
     return ChatInput(owner=owner, chat_id=chat_id, debounce_s=settings.curator_debounce_s,
                      debounce_turns=settings.curator_debounce_turns,
-                     activity_timeout_s=settings.curator_activity_timeout_s)
+                     activity_timeout_s=settings.curator_activity_timeout_s,
+                     heartbeat_timeout_s=settings.temporal_heartbeat_timeout_s)
 
 
 async def signal_turn(client: Client, settings: Settings, owner: str, chat_id: str, explicit: bool) -> None:

@@ -1,0 +1,56 @@
+"""Real `worldmem worker` processes for the tests and the bench: each polls the given task queue of a Temporal
+server with the shared database, and asks the local fake OpenAI server under its own path (`/v1/<name>/...`),
+so the fake knows which worker made each request."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from graph.settings import Settings
+from tests.fake_openai import FakeOpenAI
+
+
+def spawn(settings: Settings, db_name: str, fake: FakeOpenAI, name: str) -> subprocess.Popen[bytes]:
+    url = f"{fake.url}/{name}"
+    env = {**os.environ, "WORLDMEM_DB_NAME": db_name, "WORLDMEM_TEMPORAL_ADDRESS": settings.temporal_address or "",
+           "WORLDMEM_TEMPORAL_TASK_QUEUE": settings.temporal_task_queue,
+           "WORLDMEM_CURATOR_BASE_URL": url, "WORLDMEM_CURATOR_MODEL_NAME": "fake",
+           "WORLDMEM_CURATOR_TIMEOUT_S": "100", "WORLDMEM_CURATOR_CHECK_ON_START": "false",
+           "WORLDMEM_EMBEDDING_PROVIDER": "openai", "WORLDMEM_EMBEDDING_BASE_URL": url,
+           "WORLDMEM_EMBEDDING_TIMEOUT_S": "100",
+           "WORLDMEM_TEMPORAL_HEARTBEAT_TIMEOUT_S": str(settings.temporal_heartbeat_timeout_s),
+           # the schedules the worker creates span every owner of the database: not while a test runs
+           "WORLDMEM_FINDER_SWEEP_S": "86400", "WORLDMEM_RETENTION_EVERY_HOURS": "8760"}
+    return subprocess.Popen([sys.executable, "-m", "cli.main", "worker"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in procs:
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextmanager
+def workers(settings: Settings, db_name: str, fake: FakeOpenAI, names: list[str]
+            ) -> Iterator[dict[str, subprocess.Popen[bytes]]]:
+    procs = {name: spawn(settings, db_name, fake, name) for name in names}
+    try:
+        yield procs
+    finally:
+        stop(list(procs.values()))
+
+
+def asker(path: str) -> str:
+    """Which worker made a request to the fake: /v1/<name>/chat/completions."""
+    return path.split("/")[2]
