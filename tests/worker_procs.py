@@ -4,11 +4,18 @@ so the fake knows which worker made each request."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from temporalio.api.enums.v1 import TaskQueueType
+from temporalio.api.taskqueue.v1 import TaskQueue
+from temporalio.api.workflowservice.v1 import DescribeTaskQueueRequest
+from temporalio.client import Client
 
 from graph.settings import Settings
 from tests.fake_openai import FakeOpenAI
@@ -54,3 +61,14 @@ def workers(settings: Settings, db_name: str, fake: FakeOpenAI, names: list[str]
 def asker(path: str) -> str:
     """Which worker made a request to the fake: /v1/<name>/chat/completions."""
     return path.split("/")[2]
+
+
+async def polling(client: Client, queue: str, n: int, within_s: float = 60.0) -> None:
+    """Wait until `n` workers poll `queue` for activities (a worker process needs seconds to start)."""
+    request = DescribeTaskQueueRequest(namespace=client.namespace, task_queue=TaskQueue(name=queue),
+                                       task_queue_type=TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY)
+    deadline = time.monotonic() + within_s
+    while len((await client.workflow_service.describe_task_queue(request)).pollers) < n:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"fewer than {n} workers poll {queue}")
+        await asyncio.sleep(0.2)

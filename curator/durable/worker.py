@@ -52,4 +52,7 @@ def worker(client: Client, settings: Settings, curator: Curator) -> Worker:
     return Worker(client, task_queue=settings.temporal_task_queue,
                   workflows=[CuratorChat, RetentionRun, FinderReconcile],
                   activities=acts.all() + retention.all() + finder.all(),
-                  graceful_shutdown_timeout=timedelta(seconds=5))
+                  graceful_shutdown_timeout=timedelta(seconds=5),
+                  # a workflow's next task waits this long for the worker that ran its last one (its cache)
+                  # before any worker may take it: after a worker died, as long as its activities' heartbeats
+                  sticky_queue_schedule_to_start_timeout=timedelta(seconds=settings.temporal_heartbeat_timeout_s))
