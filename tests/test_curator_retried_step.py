@@ -5,8 +5,9 @@ and writes nothing, so the chat's workflow goes on with the next batch instead o
 from __future__ import annotations
 
 import asyncio
+import threading
 
-from curator.batch import BatchRequest
+from curator.batch import BatchRequest, RunReport
 from curator.pipeline import Curator, going_on
 from graph.platform.db import Database
 from graph.settings import Settings
@@ -47,3 +48,24 @@ def test_a_skip_of_turns_another_run_curated_is_stale(db: Database, settings: Se
     longer = curator.load(BatchRequest(owner=owner, chat_id="t"))  # turns 1..2: another run's batch
     assert longer is not None and curator.finish(longer, None, None).status == "skipped"
     assert curator.finish(batch, None, None).status == "stale"
+
+
+def test_two_commits_of_one_batch_at_once(db: Database, settings: Settings, owner: str) -> None:
+    """A worker taken for dead while it commits, and the retry on the other worker, commit at the same moment:
+    one writes, the other waits for it and replays its result."""
+    curator = Curator(db, settings, Script(default=by_turns(TRANSCRIPT)).model())
+    turn(db, owner, "b", "Rex ist mein Hund und frisst immer um 7")
+    batch = curator.load(BatchRequest(owner=owner, chat_id="b"))
+    assert batch is not None
+    analysis = asyncio.run(curator.analyse(batch))
+    routed = curator.validate(batch, analysis)
+    reports: list[RunReport] = []
+    threads = [threading.Thread(target=lambda: reports.append(curator.finish(batch, analysis, routed)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [r.status for r in reports] == ["committed", "committed"]
+    assert [r["status"] for r in runs(db, owner, "b")] == ["committed"]
+    assert committed(db, owner) == {("pet:rex", "feeding_time", "07:00")}
