@@ -12,6 +12,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from temporalio.api.enums.v1 import PendingActivityState
 from temporalio.client import Client, WorkflowHandle
 
 from curator.batch import RunReport
@@ -22,10 +23,11 @@ from graph.finder.durable import WORKFLOW as FINDER
 from graph.finder.durable import ReconcileInput, ReconcileSummary
 from graph.platform.db import Database
 from graph.reads.temporal import state_at
-from graph.retention import observed
+from graph.retention import job, observed
 from graph.retention.durable import WORKFLOW as RETENTION
 from graph.retention.durable import RunInput, RunSummary
 from graph.settings import Settings
+from graph.sql import load
 from tests.conftest import TEST_DB
 from tests.curator_llm import by_turns, entity, fact, turn
 from tests.fake_openai import FakeOpenAI, serve
@@ -39,6 +41,7 @@ PETS = ["Rex", "Bello", "Fido", "Hasso", "Wuffi", "Struppi"]
 SAID = {f"{name} ist mein Hund und frisst immer um 7": [
     entity(f"pet:{name.lower()}", name),
     fact(f"pet:{name.lower()}", "feeding_time", "07:00", quote="frisst immer um 7")] for name in PETS}
+SEPTEMBER = datetime(2020, 9, 1, tzinfo=UTC)
 FAST = {"curator_debounce_s": 0.3, "curator_activity_timeout_s": 30.0, "temporal_heartbeat_timeout_s": 2.0}
 
 
@@ -147,14 +150,71 @@ def test_two_workers_finder_job_finished_by_the_survivor(db: Database, settings:
     assert took < 30
 
 
+def september(db: Database, owner: str) -> None:
+    """Three observations of an old month: the retention job rolls the month up and drops it."""
+    with db.owner_tx(owner) as conn:
+        observed.record(conn, [observed.Observation(event_type="observation", source="integration:x",
+                                                    occurred_at=SEPTEMBER + timedelta(days=i), summary="ping")
+                               for i in range(3)])
+
+
+async def running_on(handle: WorkflowHandle[Any, Any]) -> int:
+    """The pid of the worker running the workflow's activity (its identity is pid@host), once it started."""
+    while True:
+        pending = (await handle.describe()).raw_description.pending_activities
+        if pending and pending[0].state == PendingActivityState.PENDING_ACTIVITY_STATE_STARTED:
+            return int(pending[0].last_worker_identity.split("@")[0])
+        await asyncio.sleep(0.1)
+
+
+def test_two_workers_retention_job_finished_by_the_survivor(db: Database, settings: Settings, owner: str,
+                                                             temporal: str) -> None:  # noqa: F811
+    """The job waits inside its activity for the retention lock this test holds; its worker is killed there."""
+    tsettings = shared(settings, temporal)
+    september(db, owner)
+    with serve(FakeOpenAI()) as fake, workers(tsettings, TEST_DB, fake, ["w1", "w2"]) as procs, \
+            db.connection() as lock:
+        assert lock.execute(load("retention_lock"), {"key": job.LOCK_KEY}).fetchone() == {"locked": True}
+        lock.commit()
+
+        async def go() -> tuple[float, RunSummary, list[int]]:
+            client = await connect(tsettings)
+            await polling(client, tsettings.temporal_task_queue, 2)
+            handle = await client.start_workflow(
+                RETENTION, RunInput(window_days=30, owner=owner, heartbeat_timeout_s=2.0),
+                id=f"retention-{uuid.uuid4().hex[:8]}", task_queue=tsettings.temporal_task_queue,
+                result_type=RunSummary)
+            pid = await asyncio.wait_for(running_on(handle), 60)
+            [killed] = [p for p in procs.values() if p.pid == pid]
+            killed.send_signal(signal.SIGKILL)
+            killed.wait()
+            at = time.monotonic()
+            release()
+            summary = await asyncio.wait_for(handle.result(), 60)
+            return time.monotonic() - at, summary, await attempts(handle)
+
+        def release() -> None:
+            lock.execute(load("retention_unlock"), {"key": job.LOCK_KEY})
+            lock.commit()
+
+        try:
+            took, summary, tries = asyncio.run(go())
+        finally:  # the pooled connection must not keep the lock for the session's other retention runs
+            release()
+    print(f"the retention job finished {took:.1f} s after the kill")
+    assert tries == [2]
+    assert (summary.dropped.get("2020-09"), summary.errors) == (3, [])
+    with db.owner_tx(owner, read_only=True) as conn:
+        assert observed.months(conn) == []
+        rollups = conn.execute("SELECT text FROM memory_projections WHERE source_kind = 'rollup'").fetchall()
+    assert len(rollups) == 1
+    assert took < 30
+
+
 def test_two_workers_run_each_retention_job_once(db: Database, settings: Settings, owner: str,
                                                   temporal: str) -> None:  # noqa: F811
     tsettings = shared(settings, temporal)
-    september = datetime(2020, 9, 1, tzinfo=UTC)
-    with db.owner_tx(owner) as conn:
-        observed.record(conn, [observed.Observation(event_type="observation", source="integration:x",
-                                                    occurred_at=september + timedelta(days=i), summary="ping")
-                               for i in range(3)])
+    september(db, owner)
     with serve(FakeOpenAI()) as fake, workers(tsettings, TEST_DB, fake, ["w1", "w2"]):
 
         async def job(client: Client) -> tuple[RunSummary, list[int]]:
