@@ -2,6 +2,8 @@
 plus the schedules `worldmem-retention` and `worldmem-finder` and their workflows.
 
 Needs WORLDMEM_TEMPORAL_ADDRESS and a curator model (WORLDMEM_CURATOR_MODEL or WORLDMEM_CURATOR_BASE_URL).
+Any number of workers may poll one task queue: each batch and job is done once, and a dead worker's work
+moves to another after WORLDMEM_TEMPORAL_HEARTBEAT_TIMEOUT_S (docs/operations/temporal.md).
 """
 
 from __future__ import annotations

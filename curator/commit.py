@@ -143,13 +143,17 @@ def record_run(conn: psycopg.Connection[Any], batch: Batch, status: str, analysi
 
 
 def skip_batch(db: Database, batch: Batch) -> RunReport:
-    """Nothing durable in the turns (the prefilter): the watermark moves past them, no LLM call is made."""
+    """Nothing durable in the turns (the prefilter): the watermark moves past them, no LLM call is made.
+    A repeat of a recorded skip (a retried step) reports the skip again and writes nothing."""
     try:
         with db.owner_tx(batch.owner) as conn:
             claim(conn, batch)
             record_run(conn, batch, "skipped", None)
     except StaleBatch:
-        return RunReport(owner=batch.owner, chat_id=batch.chat_id, run_id=batch.run_id, status="stale")
+        with db.owner_tx(batch.owner, read_only=True) as conn:
+            row = conn.execute(load("curator_run_skipped"), {"run_id": batch.run_id}).fetchone()
+        if row is None or not row["skipped"]:
+            return RunReport(owner=batch.owner, chat_id=batch.chat_id, run_id=batch.run_id, status="stale")
     return RunReport(owner=batch.owner, chat_id=batch.chat_id, run_id=batch.run_id, status="skipped",
                      from_seq=batch.from_seq, upto_seq=batch.upto_seq)
 

@@ -104,6 +104,9 @@ class Settings(BaseSettings):
     temporal_namespace: str = Field(default="default", description="Temporal namespace of the workflows.")
     curator_activity_timeout_s: float = Field(
         default=180.0, description="A curator activity (on Temporal) not done by then is retried on another worker.")
+    temporal_heartbeat_timeout_s: float = Field(
+        default=10.0, gt=0, description="A Temporal activity (curator, retention, finder) whose worker sent no "
+        "heartbeat this long is taken for dead and retried on another worker (docs/operations/temporal.md).")
     temporal_task_queue: str = Field(
         default="worldmem-curator", description="Task queue `worldmem worker` polls (curator, retention, finder).")
     retention_window_days: int = Field(

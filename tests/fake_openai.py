@@ -4,10 +4,12 @@ real provider path: pydantic-ai's OpenAI model talks to it over HTTP exactly as 
 Besides answering, it can misbehave the ways real servers do: refuse every request with one HTTP status
 (`status`: 401 for a wrong key), support only some output modes (`modes`: a small local model without tool
 calls answers 400 to a request with tools, as Ollama does), answer prose whatever was asked (`prose`), or
-hang (`delays`)."""
+hang (`delays`). It also embeds (`/embeddings`: a small vector from each text's hash), hanging on the n-th
+embedding request by `embed_delays`."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
@@ -52,11 +54,22 @@ class FakeOpenAI:
     prose: frozenset[str] = frozenset()  # the modes it answers in prose, ignoring the tools or schema asked for
     paths: list[str] = field(default_factory=list)  # each request's path: which base URL (which client) asked
     url: str = ""
+    embed_delays: dict[int, float] = field(default_factory=dict)
+    embedded: list[tuple[str, list[str]]] = field(default_factory=list)  # each embedding request: path, its texts
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def modes_seen(self) -> list[str]:
         return [requested_mode(body) for body in self.requests]
+
+    def embed(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            self.embedded.append((path, list(body["input"])))
+            n = len(self.embedded)
+        time.sleep(self.embed_delays.get(n, 0.0))
+        return {"object": "list", "model": body["model"], "data": [
+            {"object": "embedding", "index": i, "embedding": [b / 255 for b in hashlib.sha256(t.encode()).digest()[:8]]}
+            for i, t in enumerate(body["input"])]}
 
     def respond(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self._lock:
@@ -106,11 +119,12 @@ def serve(fake: FakeOpenAI) -> Iterator[FakeOpenAI]:
             if not self.path.startswith("/v1/"):
                 self.send_error(404)  # a base URL without /v1: the server has no such path
                 return
-            if not self.path.endswith("/chat/completions"):
+            embedding = self.path.endswith("/embeddings")
+            if not embedding and not self.path.endswith("/chat/completions"):
                 self.send_error(404)
                 return
             try:
-                status, answer = fake.respond(body)
+                status, answer = (200, fake.embed(self.path, body)) if embedding else fake.respond(body)
             except BrokenPipeError:
                 return
             data = json.dumps(answer).encode()

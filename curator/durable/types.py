@@ -16,8 +16,8 @@ class ChatInput(BaseModel):
     debounce_s: float = 30.0
     debounce_turns: int = 5
     activity_timeout_s: float = 120.0
-    # the model call's activity heartbeats (activities.heartbeating): this long without one, its worker is
-    # taken for dead and the batch goes to another
+    # every activity heartbeats (graph.platform.heartbeat): this long without one, its worker is taken for
+    # dead and the step goes to another
     heartbeat_timeout_s: float = 10.0
 
 

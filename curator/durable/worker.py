@@ -33,7 +33,8 @@ async def connect(settings: Settings) -> Client:
 def chat_input(settings: Settings, owner: str, chat_id: str) -> ChatInput:
     return ChatInput(owner=owner, chat_id=chat_id, debounce_s=settings.curator_debounce_s,
                      debounce_turns=settings.curator_debounce_turns,
-                     activity_timeout_s=settings.curator_activity_timeout_s)
+                     activity_timeout_s=settings.curator_activity_timeout_s,
+                     heartbeat_timeout_s=settings.temporal_heartbeat_timeout_s)
 
 
 async def signal_turn(client: Client, settings: Settings, owner: str, chat_id: str, explicit: bool) -> None:
@@ -51,4 +52,7 @@ def worker(client: Client, settings: Settings, curator: Curator) -> Worker:
     return Worker(client, task_queue=settings.temporal_task_queue,
                   workflows=[CuratorChat, RetentionRun, FinderReconcile],
                   activities=acts.all() + retention.all() + finder.all(),
-                  graceful_shutdown_timeout=timedelta(seconds=5))
+                  graceful_shutdown_timeout=timedelta(seconds=5),
+                  # a workflow's next task waits this long for the worker that ran its last one (its cache)
+                  # before any worker may take it: after a worker died, as long as its activities' heartbeats
+                  sticky_queue_schedule_to_start_timeout=timedelta(seconds=settings.temporal_heartbeat_timeout_s))

@@ -58,11 +58,12 @@ class CuratorChat:
 
     async def _curate(self, inp: ChatInput) -> list[RunReport]:
         timeout = timedelta(seconds=inp.activity_timeout_s)
+        beat = timedelta(seconds=inp.heartbeat_timeout_s)
         reports: list[RunReport] = []
         for _ in range(MAX_BATCHES):
             batch: Batch | None = await workflow.execute_activity(
                 "curator.load", BatchRequest(owner=inp.owner, chat_id=inp.chat_id), result_type=Batch | None,  # type: ignore[arg-type]
-                start_to_close_timeout=timeout, retry_policy=RETRY)
+                start_to_close_timeout=timeout, heartbeat_timeout=beat, retry_policy=RETRY)
             if batch is None:
                 break
             analysis: Analysis | None = None
@@ -70,14 +71,14 @@ class CuratorChat:
             if batch.trigger:
                 analysis = await workflow.execute_activity(
                     "curator.analyse", batch, result_type=Analysis, start_to_close_timeout=timeout,
-                    heartbeat_timeout=timedelta(seconds=inp.heartbeat_timeout_s), retry_policy=RETRY)
+                    heartbeat_timeout=beat, retry_policy=RETRY)
                 if analysis.error is None:
                     routed = await workflow.execute_activity(
                         "curator.validate", ValidateInput(batch=batch, analysis=analysis), result_type=Routed,
-                        start_to_close_timeout=timeout, retry_policy=RETRY)
+                        start_to_close_timeout=timeout, heartbeat_timeout=beat, retry_policy=RETRY)
             report: RunReport = await workflow.execute_activity(
                 "curator.commit", FinishInput(batch=batch, analysis=analysis, routed=routed), result_type=RunReport,
-                start_to_close_timeout=timeout, retry_policy=RETRY)
+                start_to_close_timeout=timeout, heartbeat_timeout=beat, retry_policy=RETRY)
             reports.append(report)
             if not going_on(report):
                 break

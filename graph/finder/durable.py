@@ -23,6 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from graph.finder.embedders import Embedder
     from graph.platform import schedules
     from graph.platform.db import Database
+    from graph.platform.heartbeat import heartbeating
     from graph.settings import Settings
 
 log = logging.getLogger("worldmem.finder")
@@ -35,6 +36,9 @@ class ReconcileInput(BaseModel):
     owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
     batch: int = Field(default=64, ge=1)
     activity_timeout_s: float = 3600.0
+    # the activity heartbeats (graph.platform.heartbeat): a worker killed mid-run is noticed this soon and the
+    # job is retried on another worker, instead of after activity_timeout_s
+    heartbeat_timeout_s: float = 10.0
 
 
 class ReconcileSummary(BaseModel):
@@ -66,7 +70,7 @@ class FinderActivities:
 
     @activity.defn(name=ACTIVITY)
     async def reconcile(self, inp: ReconcileInput) -> ReconcileSummary:
-        return await asyncio.to_thread(self._reconcile, inp)
+        return await heartbeating(asyncio.to_thread(self._reconcile, inp))
 
     def all(self) -> list[Callable[..., Any]]:
         return [self.reconcile]
@@ -78,13 +82,15 @@ class FinderReconcile:
     async def run(self, inp: ReconcileInput) -> ReconcileSummary:
         result: ReconcileSummary = await workflow.execute_activity(
             ACTIVITY, inp, result_type=ReconcileSummary,
-            start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s), retry_policy=schedules.JOB_RETRY)
+            start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s),
+            heartbeat_timeout=timedelta(seconds=inp.heartbeat_timeout_s), retry_policy=schedules.JOB_RETRY)
         return result
 
 
 def schedule(settings: Settings, owner: str | None = None) -> Schedule:
     every = timedelta(seconds=settings.finder_sweep_s if settings.finder_sweep_s > 0 else 300.0)
-    return schedules.every(every, WORKFLOW, ReconcileInput(owner=owner, batch=settings.embedding_batch),
+    return schedules.every(every, WORKFLOW, ReconcileInput(owner=owner, batch=settings.embedding_batch,
+                                                          heartbeat_timeout_s=settings.temporal_heartbeat_timeout_s),
                            f"{SCHEDULE_ID}-run", settings.temporal_task_queue)
 
 

@@ -17,6 +17,7 @@ with workflow.unsafe.imports_passed_through():
 
     from graph.platform import schedules
     from graph.platform.db import Database
+    from graph.platform.heartbeat import heartbeating
     from graph.retention import job
     from graph.settings import Settings
 
@@ -29,6 +30,9 @@ class RunInput(BaseModel):
     window_days: int = Field(default=90, ge=1)
     owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
     activity_timeout_s: float = 3600.0
+    # the activity heartbeats (graph.platform.heartbeat): a worker killed mid-run is noticed this soon and the
+    # job is retried on another worker, instead of after activity_timeout_s
+    heartbeat_timeout_s: float = 10.0
     episode_days: int | None = Field(default=None, ge=1, description="Episode window (None: episodes are kept)")
 
 
@@ -52,8 +56,8 @@ class RetentionActivities:
 
     @activity.defn(name=ACTIVITY)
     async def run(self, inp: RunInput) -> RunSummary:
-        report = await asyncio.to_thread(job.run, self.db, job.Options(window_days=inp.window_days, owner=inp.owner,
-                                                                        episode_days=inp.episode_days))
+        options = job.Options(window_days=inp.window_days, owner=inp.owner, episode_days=inp.episode_days)
+        report = await heartbeating(asyncio.to_thread(job.run, self.db, options))
         return summary(report)
 
     def all(self) -> list[Callable[..., Any]]:
@@ -66,6 +70,7 @@ class RetentionRun:
     async def run(self, inp: RunInput) -> RunSummary:
         result: RunSummary = await workflow.execute_activity(
             ACTIVITY, inp, result_type=RunSummary, start_to_close_timeout=timedelta(seconds=inp.activity_timeout_s),
+            heartbeat_timeout=timedelta(seconds=inp.heartbeat_timeout_s),
             retry_policy=schedules.JOB_RETRY)
         return result
 
@@ -73,7 +78,8 @@ class RetentionRun:
 def schedule(settings: Settings, owner: str | None = None) -> Schedule:
     return schedules.every(timedelta(hours=settings.retention_every_hours), WORKFLOW,
                            RunInput(window_days=settings.retention_window_days, owner=owner,
-                                    episode_days=settings.retention_episode_days),
+                                    episode_days=settings.retention_episode_days,
+                                    heartbeat_timeout_s=settings.temporal_heartbeat_timeout_s),
                            f"{SCHEDULE_ID}-run", settings.temporal_task_queue)
 
 

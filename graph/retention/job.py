@@ -6,7 +6,9 @@ months' partitions. `dry_run` only reports. Safe to run twice: a second run find
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, date, datetime
 
 import psycopg
@@ -19,6 +21,8 @@ from graph.retention.classes import month_over, window_edge
 from graph.sql import load
 
 Progress = Callable[[int, int, str], None]
+LOCK_KEY = 727_003  # session advisory lock key of the job (graph.platform.migrate holds 727_001 and 727_002)
+LOCK_POLL_S = 0.5
 
 
 class Options(BaseModel):
@@ -67,7 +71,31 @@ class Report(BaseModel):
     kept: dict[str, str] = Field(default_factory=dict, description="YYYY-MM -> why its partition stays")
 
 
+@contextmanager
+def exclusive(db: Database) -> Iterator[None]:
+    """One job at a time per database: two at once (a worker taken for dead whose attempt still runs beside
+    its retry, the CLI beside the schedule) would drop the same month's partition and deadlock. The later one
+    waits, then finds nothing left. A session lock on a connection held meanwhile: a process that dies
+    releases it with its connection. Polled, because a blocking wait would hit the statement timeout."""
+    with db.connection() as conn:
+        while True:
+            row = conn.execute(load("retention_lock"), {"key": LOCK_KEY}).fetchone()
+            conn.commit()  # the lock outlives the transaction; no snapshot is held while the job runs
+            if row is not None and row["locked"]:
+                break
+            time.sleep(LOCK_POLL_S)
+        try:
+            yield
+        finally:
+            conn.execute(load("retention_unlock"), {"key": LOCK_KEY})
+
+
 def run(db: Database, options: Options, progress: Progress | None = None) -> Report:
+    with exclusive(db):
+        return _run(db, options, progress)
+
+
+def _run(db: Database, options: Options, progress: Progress | None) -> Report:
     now = options.now or datetime.now(UTC)
     edge = window_edge(now, options.window_days)
     report = Report(edge=edge, dry_run=options.dry_run)
