@@ -2,9 +2,9 @@
 class, what it rolls up and prunes (or would, with --dry-run); progress goes to stderr (a bar on a TTY,
 plain lines otherwise). With Temporal configured the same job runs on a schedule (`worldmem worker`).
 
-A run (not a dry run) holds the database's retention lock (a session advisory lock, graph.platform.
-session_locks): started on several hosts at once (a cron on each API host), one runs and the others say so and
-exit 0. The job is safe to run twice anyway; the lock saves the second pass over every owner."""
+A run holds the database's retention lock (graph.retention.job.exclusive): started on several hosts at once
+(a cron on each API host), one runs and the others say so and exit 0. The job is safe to run twice anyway;
+the lock saves the second pass over every owner."""
 
 from __future__ import annotations
 
@@ -15,14 +15,12 @@ from typing import TextIO
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.reachable import require_reachable
-from graph.platform.session_locks import SessionLocks
 from graph.retention import job
 from graph.settings import Settings
 from resolvers.scalars import parse_datetime
 
 BAR = 30
 JOB_STATEMENT_TIMEOUT_MS = 600_000  # one series-month of a busy sensor may take longer than a request
-RETENTION = "retention"  # the leader's name while a run goes (session_locks.LEADER)
 
 
 class Progress:
@@ -82,18 +80,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     options = job.Options(window_days=args.window_days or settings.retention_window_days, dry_run=args.dry_run,
                           owner=args.owner, now=parse_datetime(args.now) if args.now else None,
                           episode_days=settings.retention_episode_days)
-    locks = SessionLocks(url)
+    database = Database(url, max_size=2, statement_timeout_ms=JOB_STATEMENT_TIMEOUT_MS)
     try:
-        if not args.dry_run and not locks.leads(RETENTION):
-            print("retention: another run holds the database's retention lock; this one is skipped")
-            return 0
-        database = Database(url, max_size=2, statement_timeout_ms=JOB_STATEMENT_TIMEOUT_MS)
-        try:
-            report = job.run(database, options, Progress(sys.stderr))
-        finally:
-            database.close()
+        report = job.run(database, options, Progress(sys.stderr), wait=False)
+    except job.Busy:
+        print("retention: another run holds the database's retention lock; this one is skipped")
+        return 0
     finally:
-        locks.close()
+        database.close()
     print("\n".join(render(report, options.window_days)))
     failed = [s for o in report.owners for s in o.series + o.events if s.error]
     return 1 if failed else 0

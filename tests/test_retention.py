@@ -221,8 +221,8 @@ def test_cli_run_is_skipped_while_another_holds_the_lock(app_db_url: str, world:
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     """A cron on every API host: one run goes, the others exit 0 without touching anything."""
-    from cli.retention import RETENTION
     from graph.platform.session_locks import SessionLocks
+    from graph.retention.job import RETENTION
 
     monkeypatch.setenv("WORLDMEM_DB_NAME", TEST_DB)
     get_settings.cache_clear()

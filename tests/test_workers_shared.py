@@ -9,6 +9,7 @@ import asyncio
 import signal
 import time
 import uuid
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -22,12 +23,12 @@ from graph.demo import load_demo
 from graph.finder.durable import WORKFLOW as FINDER
 from graph.finder.durable import ReconcileInput, ReconcileSummary
 from graph.platform.db import Database
+from graph.platform.session_locks import LEADER, SessionLocks
 from graph.reads.temporal import state_at
 from graph.retention import job, observed
 from graph.retention.durable import WORKFLOW as RETENTION
 from graph.retention.durable import RunInput, RunSummary
 from graph.settings import Settings
-from graph.sql import load
 from tests.conftest import TEST_DB
 from tests.curator_llm import by_turns, entity, fact, turn
 from tests.fake_openai import FakeOpenAI, serve
@@ -173,9 +174,8 @@ def test_two_workers_retention_job_finished_by_the_survivor(db: Database, settin
     tsettings = shared(settings, temporal)
     september(db, owner)
     with serve(FakeOpenAI()) as fake, workers(tsettings, TEST_DB, fake, ["w1", "w2"]) as procs, \
-            db.connection() as lock:
-        assert lock.execute(load("retention_lock"), {"key": job.LOCK_KEY}).fetchone() == {"locked": True}
-        lock.commit()
+            closing(SessionLocks(db.url)) as lock:
+        assert lock.leads(job.RETENTION)
 
         async def go() -> tuple[float, RunSummary, list[int]]:
             client = await connect(tsettings)
@@ -194,8 +194,7 @@ def test_two_workers_retention_job_finished_by_the_survivor(db: Database, settin
             return time.monotonic() - at, summary, await attempts(handle)
 
         def release() -> None:
-            lock.execute(load("retention_unlock"), {"key": job.LOCK_KEY})
-            lock.commit()
+            lock.release(LEADER, job.RETENTION)
 
         try:
             took, summary, tries = asyncio.run(go())

@@ -16,13 +16,18 @@ from pydantic import BaseModel, Field
 
 from graph.governance.phrases import owner_language
 from graph.platform.db import Database
+from graph.platform.session_locks import SessionLocks
 from graph.retention import episodes, facts, observed, world
 from graph.retention.classes import month_over, window_edge
 from graph.sql import load
 
 Progress = Callable[[int, int, str], None]
-LOCK_KEY = 727_003  # session advisory lock key of the job (graph.platform.migrate holds 727_001 and 727_002)
+RETENTION = "retention"  # the leader's name while a job runs (graph.platform.session_locks.LEADER)
 LOCK_POLL_S = 0.5
+
+
+class Busy(Exception):
+    """Another job holds the database's retention lock (raised only when asked not to wait)."""
 
 
 class Options(BaseModel):
@@ -72,26 +77,27 @@ class Report(BaseModel):
 
 
 @contextmanager
-def exclusive(db: Database) -> Iterator[None]:
+def exclusive(db: Database, *, wait: bool = True) -> Iterator[None]:
     """One job at a time per database: two at once (a worker taken for dead whose attempt still runs beside
-    its retry, the CLI beside the schedule) would drop the same month's partition and deadlock. The later one
-    waits, then finds nothing left. A session lock on a connection held meanwhile: a process that dies
-    releases it with its connection. Polled, because a blocking wait would hit the statement timeout."""
-    with db.connection() as conn:
-        while True:
-            row = conn.execute(load("retention_lock"), {"key": LOCK_KEY}).fetchone()
-            conn.commit()  # the lock outlives the transaction; no snapshot is held while the job runs
-            if row is not None and row["locked"]:
-                break
+    its retry, the CLI beside the schedule, a cron on every API host) would drop the same month's partition
+    and deadlock. The later one waits, then finds nothing left, or, with `wait=False`, raises Busy. The lock
+    is the background-work leader lock of graph.platform.session_locks, on a connection of its own: a
+    process that dies releases it with its session. Polled, so no statement waits into a timeout."""
+    locks = SessionLocks(db.url)
+    try:
+        while not locks.leads(RETENTION):
+            if not wait:
+                raise Busy
             time.sleep(LOCK_POLL_S)
-        try:
-            yield
-        finally:
-            conn.execute(load("retention_unlock"), {"key": LOCK_KEY})
+        yield
+    finally:
+        locks.close()
 
 
-def run(db: Database, options: Options, progress: Progress | None = None) -> Report:
-    with exclusive(db):
+def run(db: Database, options: Options, progress: Progress | None = None, *, wait: bool = True) -> Report:
+    if options.dry_run:  # changes nothing, so needs no turn
+        return _run(db, options, progress)
+    with exclusive(db, wait=wait):
         return _run(db, options, progress)
 
 
