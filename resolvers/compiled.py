@@ -184,6 +184,7 @@ class _Run:
 
 
 async def _gather(awaitables: Any) -> list[Any]:
+    """`info.async_helpers.gather` (no resolver of ours uses it): all at once, the first error raised."""
     return list(await asyncio.gather(*awaitables))
 
 
