@@ -1,7 +1,7 @@
 """Query documents answered by their compiled plan (resolvers.compiled): the bytes schema.execute answers.
 
 Every request goes three times through the app (the first validates the document on the full path, the
-next ones are answered by the plan) and once through `app.full` (the framework and Strawberry's view, no
+next ones are answered by the plan) and once through the framework alone (FastAPI, Strawberry's view, no
 plan); the four answers must be the same bytes, and the plan must have answered where it can.
 """
 
