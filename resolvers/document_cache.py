@@ -12,16 +12,20 @@ remembered (least recently used first out):
 - validity is remembered together with the limits it was checked under (tokens, aliases): a process with
   other limits asks again. Everything else validation depends on is the schema, which keys the cache.
 
-A remembered document is shared by concurrent requests: graphql-core never mutates a DocumentNode.
+A remembered document is shared by concurrent requests: graphql-core never mutates a DocumentNode. So is
+its compiled plan (resolvers.compiled), made once per document text from the parsed document, against the
+graphql-core schema that validated it: `schema_rule`, a validation rule added to every validation, records
+it (Strawberry keeps its graphql-core schema in a private attribute).
 """
 
 from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
-from graphql import DocumentNode
+from graphql import DocumentNode, GraphQLSchema, ValidationContext, ValidationRule
 
 MAX_CHARS = 10_000
 MAX_DOCUMENTS = 500
@@ -35,6 +39,9 @@ class DocumentCache:
         self.max_documents = max_documents
         self._parsed: OrderedDict[tuple[str, int], DocumentNode] = OrderedDict()
         self._valid: OrderedDict[tuple[str, int, int], None] = OrderedDict()
+        self._plans: OrderedDict[str, Any] = OrderedDict()  # resolvers.compiled: a Plan, or None (not compilable)
+        self.graphql_schema: GraphQLSchema | None = None
+        self.schema_rule = _recording(self)
 
     def parsed(self, query: str, max_tokens: int) -> DocumentNode | None:
         if len(query) > MAX_CHARS:
@@ -62,9 +69,33 @@ class DocumentCache:
             self._valid[(query, max_tokens, max_aliases)] = None
             _trim(self._valid, self.max_documents)
 
+    def plan(self, query: str, compile_document: Callable[[DocumentNode], Any], max_tokens: int) -> Any:
+        """The compiled plan of a parsed document (resolvers.compiled), made once; None when it has none."""
+        if query in self._plans:
+            self._plans.move_to_end(query)
+            return self._plans[query]
+        document = self.parsed(query, max_tokens)
+        if document is None:
+            return None
+        plan = self._plans[query] = compile_document(document)
+        _trim(self._plans, self.max_documents)
+        return plan
+
     def clear(self) -> None:
         self._parsed.clear()
         self._valid.clear()
+        self._plans.clear()
+
+
+def _recording(cache: DocumentCache) -> type[ValidationRule]:
+    class RecordSchema(ValidationRule):
+        """Reports nothing; notes the graphql-core schema the document is validated against."""
+
+        def __init__(self, context: ValidationContext) -> None:
+            super().__init__(context)
+            cache.graphql_schema = context.schema
+
+    return RecordSchema
 
 
 def _trim(entries: OrderedDict[Any, Any], limit: int) -> None:

@@ -128,7 +128,8 @@ class _Guard(SchemaExtension):
                             extensions={"code": ErrorCode.SUBSCRIPTION_NEEDS_WEBSOCKET.value})
 
     def _rules(self) -> tuple[type[ASTValidationRule], ...]:
-        return (*self.execution_context.validation_rules, self.limits, alias_limit(self.max_aliases))
+        ec = self.execution_context
+        return (*ec.validation_rules, self.limits, alias_limit(self.max_aliases), for_schema(ec.schema).schema_rule)
 
     def _check(self, document: DocumentNode) -> bool:
         """The first checks (first_errors); True when GraphQL's own rules are to run after them."""
