@@ -64,6 +64,7 @@ from resolvers.document_cache import few_values, for_schema
 from resolvers.errors import format_errors
 from resolvers.input_rules import check_variables
 from resolvers.plans import Plan, Shape, Step, compile_document
+from resolvers.read_after import reads
 
 
 class Fallback(Exception):
@@ -252,7 +253,7 @@ async def answer(plan: Plan, context: Context, payload: Mapping[str, Any]) -> by
     if not few_values(variables) or check_variables(variables) is not None:
         return None
     try:
-        with safe_times.collecting() as clamped, context.budget():
+        with safe_times.collecting() as clamped, context.budget(), reads(context, query=True):
             data, errors = await execute(plan, context, variables)
     except Exception:  # Fallback, or an error a plan does not report: the full path runs it again
         return None

@@ -10,7 +10,7 @@ which a client sends back as Worldmem-Read-After (client/http.py does). Run by t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
@@ -41,15 +41,23 @@ def _client_lsn(ctx: Context) -> int:
         raise BadInput(f"the {READ_AFTER} header must be a commit's {COMMIT_LSN} (e.g. 0/16B3748)") from exc
 
 
-@contextmanager
-def operation_reads(ec: ExecutionContext) -> Iterator[None]:
-    """The operation's standby rules set for its execution, and its last commit's LSN put in the answer."""
+def operation_reads(ec: ExecutionContext) -> AbstractContextManager[None]:
+    """The standby rules of a Strawberry operation (resolvers.operation_guard)."""
     ctx = ec.context
     if not isinstance(ctx, Context) or ctx.database.standbys is None:
+        return nullcontext()
+    return reads(ctx, query=_is_query(ec))
+
+
+@contextmanager
+def reads(ctx: Context, *, query: bool) -> Iterator[None]:
+    """The operation's standby rules set for its execution, and its last commit's LSN put in the answer; the
+    one place both execution paths (the schema's extension, resolvers.compiled) take them from."""
+    if ctx.database.standbys is None:
         yield
         return
     note = CommitNote()
-    tokens = (may_lag.set(_is_query(ec)), read_after.set(_client_lsn(ctx)), commit_note.set(note))
+    tokens = (may_lag.set(query), read_after.set(_client_lsn(ctx)), commit_note.set(note))
     try:
         yield
     finally:
