@@ -29,7 +29,9 @@ FILLER = FUNCTION_WORDS | {
 # Question words in German and English -> the predicate words they ask about (a label table, not a model).
 LABELS: dict[str, tuple[str, ...]] = {
     "isst": ("eat", "food", "diet", "feeding"), "essen": ("eat", "food", "diet"), "frisst": ("food", "feeding", "diet"),
-    "futter": ("food", "feeding", "diet"), "ernährung": ("diet", "food"), "eat": ("food", "diet"),
+    "futter": ("food", "feeding", "diet"), "hungry": ("feeding", "food"), "hunger": ("feeding", "food"),
+    "hungrig": ("feeding", "food"), "fed": ("feeding",), "feed": ("feeding",), "gefüttert": ("feeding",),
+    "füttern": ("feeding",), "ernährung": ("diet", "food"), "eat": ("food", "diet"),
     "eats": ("food", "diet"), "food": ("diet", "feeding"), "diet": ("food",),
     "wohnt": ("lives", "home", "address", "city"), "lebt": ("lives", "home", "city"), "live": ("home", "address"),
     "lives": ("home", "address", "city"), "wohnort": ("home", "city", "address"),
