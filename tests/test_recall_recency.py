@@ -1,5 +1,6 @@
 """Update questions: a question about the current state ranks the newer turn on the same thing first
-(graph/finder/recency.py), a question about the past or with a window leaves the order to the lists."""
+(graph/finder/recency.py), a question about the past or with a window leaves the order to the lists; a turn
+ranks with the one after it (graph/finder/neighbours.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pytest
 
 from graph.agent import search
 from graph.episodes import store
-from graph.episodes.model import EpisodeIn
-from graph.finder import recency
+from graph.episodes.model import Episode, EpisodeIn
+from graph.finder import neighbours, recency
 from graph.finder.embedders import embedder_for
 from graph.platform.db import Database
 from graph.settings import Settings
@@ -59,3 +60,14 @@ def test_an_update_ranks_first_for_a_question_about_now(db: Database, owner: str
     found = search.search_world_memory(db, owner, question, embedder=OFFLINE)
     ids = [h.episode.external_id for h in found.hits if h.episode is not None]
     assert ids.index("new") < ids.index("old") if newer_first else ids.index("old") < ids.index("new")
+
+
+def test_a_turn_gains_from_the_turn_after_it_in_its_chat_only() -> None:
+    def turn(i: str, chat: str, seq: int) -> Episode:
+        return Episode(id=i, chat_id=chat, seq=seq, occurred_at=D, role="user", text="x")
+
+    turns = {"a": turn("a", "c", 1), "b": turn("b", "c", 2), "x": turn("x", "other", 2)}
+    scores = {"episode:a": 0.2, "episode:b": 0.4, "episode:x": 0.3, "fact:f": 0.5}
+    got = neighbours.with_next(scores, turns)
+    assert got == {**scores, "episode:a": pytest.approx(min(0.2 + neighbours.AFTER * 0.4, neighbours.CAP * 0.4))}
+    assert got["episode:a"] < got["episode:b"]  # never past the turn that matched

@@ -18,7 +18,7 @@ import psycopg
 
 from graph.agent.render import EntityMatch, SearchHit
 from graph.episodes.model import from_row as episode_from_row
-from graph.finder import answers, hits, recency, vector_list
+from graph.finder import answers, hits, neighbours, recency, vector_list
 from graph.finder.embedders import Embedder
 from graph.finder.fusion import RRF_K as RRF_K  # re-exported (tests, benches)
 from graph.finder.fusion import Ranked
@@ -123,13 +123,14 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     for name, items in ranked:
         for key in dict.fromkeys(key for key, _ in items):
             cands[key].found_by.append(name)
-    best = sorted(scores, key=lambda key: (-scores[key], key))
+    best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit * neighbours.POOL]
+    if ids := hits.episode_ids(best):  # the turns of the pool, read once: for neighbours and for the hits
+        shelf.update((e.id, e) for e in map(episode_from_row, run([(load("episodes_by_ids"), {"ids": ids})])[0]))
+        scores = neighbours.with_next(scores, shelf)  # a turn ranks with the one after it
+        best = sorted(best, key=lambda key: (-scores[key], key))
     if not q.look_back and recency.asks_about_now(q.text):  # the newer of two turns on the same thing first
         best = _newer_first(q.text, best, scores, projections)
-    best = best[: q.limit]
-    if ids := hits.episode_ids(best):
-        shelf.update((e.id, e) for e in map(episode_from_row, run([(load("episodes_by_ids"), {"ids": ids})])[0]))
-    return Fused(hits=[cands[key].hit(scores[key]) for key in best], mode=mode, waiting=waiting)
+    return Fused(hits=[cands[key].hit(scores[key]) for key in best[: q.limit]], mode=mode, waiting=waiting)
 
 
 def _newer_first(query: str, best: list[str], scores: dict[str, float],
