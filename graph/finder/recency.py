@@ -22,17 +22,20 @@ from graph.finder.query_names import words
 RATIO = 0.5
 PAST = frozenset({"was", "were", "did", "had", "used", "previously", "before", "earlier", "ago", "war", "waren",
                   "warst", "hatte", "hatten", "hattest", "wurde", "wurden", "damals", "früher", "vorher"})
+COVER = 0.5  # a turn is about the question's thing when it holds at least this share of its words
 MIN_LETTERS = 4  # shorter words ("day", "new", "bin") say too little about what a turn is about
 
 
 def topics(query: str, texts: Mapping[str, str]) -> dict[str, frozenset[str]]:
-    """Per key, the question's content words its turn's words hold (pure; `texts` as rendered: the speaker
-    and date before the first ": " are left out, or every turn of one speaker would be about their name)."""
+    """Per key, the question's content words its turn's words hold, when they are at least COVER of them, else
+    none (pure; "Which city is Mara living in?": a turn saying only "Mara" is not about where she lives).
+    `texts` as rendered: the speaker and date before the first ": " are left out."""
     asked = [w for w in content_words(query) if len(w) >= MIN_LETTERS]
     out = {}
     for key, text in texts.items():
         said = set(words(text.partition(": ")[2] or text))
-        out[key] = frozenset(a for a in asked if any(same_word(a, w) for w in said))
+        held = frozenset(a for a in asked if any(same_word(a, w) for w in said))
+        out[key] = held if len(held) >= COVER * len(asked) else frozenset()  # a name alone is no topic
     return out
 
 
