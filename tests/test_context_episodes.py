@@ -111,3 +111,10 @@ def test_graphql_world_context_carries_the_past_turns(db: Database, owner: str, 
     [turn] = body["data"]["worldContext"]["pastTurns"]
     assert turn["text"] == "Anna (user) · 2026-03-03: Ich gehe dienstags ins Fitnessstudio am Marktplatz"
     assert turn["occurredAt"].startswith("2026-03-03T18:00:00")
+
+
+def test_only_a_question_reads_past_turns(db: Database, owner: str) -> None:
+    said(db, owner, "old", ("g1", "Ich gehe dienstags ins Fitnessstudio am Marktplatz", T0))
+    assert build(db, owner, ContextRequest(message="Welches Fitnessstudio")).episodes  # a question word
+    assert build(db, owner, ContextRequest(message="Fitnessstudio Marktplatz?")).episodes
+    assert build(db, owner, ContextRequest(message="Buch mir das Fitnessstudio für Dienstag")).episodes == []

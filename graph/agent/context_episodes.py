@@ -2,9 +2,10 @@
 before that do (what was said and never became a fact, or not yet).
 
 The facts answer when a linked entity's fact has a predicate the message asks about or a value holding its
-words (graph.finder.answers matches words the same way); then no turn is read at all. Otherwise one more
-round reads the turns holding any content word of the message (finder_search_episodes.sql: words only, no
-model call on the hot path) and the owner's answer language (the section's title); a turn counts when it
+words (graph.finder.answers matches words the same way); then no turn is read at all, nor for a message that
+is no question. Otherwise one more round reads the turns holding any content word of the message
+(finder_search_episodes.sql: words only, no model call on the hot path) and the owner's answer language (the
+section's title); a turn counts when it
 holds at least half of the message's content words, the message itself (recorded before the call) is left
 out; of equally good turns the newest comes first. With a valid time, turns said up to a week after it,
 those within a week of it ranked first.
@@ -30,6 +31,11 @@ CANDIDATES = 10  # turns read before the share rule picks
 MIN_SHARE = 0.5  # of the message's content words a turn holds
 AROUND = timedelta(days=7)  # a valid time's turns: said within a week of it first, up to a week after it
 MAX_CHARS = 400  # of one turn's text in the block
+QUESTION_WORDS = frozenset({
+    "who", "what", "when", "where", "which", "why", "how", "whose", "whom", "do", "does", "did", "is", "are", "was",
+    "were", "can", "could", "have", "has", "wer", "wann", "wo", "woher", "wohin", "wie", "welche", "welcher",
+    "welches", "welchen", "warum", "weshalb", "wieso", "wem", "wen", "wessen", "ist", "sind", "hat", "habe", "hast",
+    "kann", "gibt", "weißt"})
 TITLE: dict[Lang, str] = {"de": "Frühere Gespräche", "en": "Past conversations"}
 
 
@@ -62,9 +68,17 @@ def answered(message: str, statements: Sequence[Statement], names: Sequence[str]
     return False
 
 
+def asks(message: str) -> bool:
+    """Whether the message is a question (pure): it holds "?" or starts with a question word. Only a question
+    reads past turns: the round costs a few ms on a busy owner, and an instruction is served by its facts."""
+    first = next(iter(words(message)), "")
+    return "?" in message or first in QUESTION_WORDS
+
+
 def queries(message: str, at: datetime, valid_time: bool) -> list[tuple[LiteralString, dict[str, Any]]]:
-    """The round that reads the candidate turns and the owner's language (empty: no content word)."""
-    text = tsquery_text(content_words(message))
+    """The round that reads the candidate turns and the owner's language (empty: no question, or no content
+    word)."""
+    text = tsquery_text(content_words(message)) if asks(message) else ""
     if not text:
         return []
     return [(load("finder_search_episodes"), {"words": text, "k": CANDIDATES, "from": None,
