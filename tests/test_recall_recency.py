@@ -71,3 +71,12 @@ def test_a_turn_gains_from_the_turn_after_it_in_its_chat_only() -> None:
     got = neighbours.with_next(scores, turns)
     assert got == {**scores, "episode:a": pytest.approx(min(0.2 + neighbours.AFTER * 0.4, neighbours.CAP * 0.4))}
     assert got["episode:a"] < got["episode:b"]  # never past the turn that matched
+
+
+def test_a_word_most_candidate_turns_hold_is_no_topic() -> None:
+    chatter = {f"c{i}": f"Alex (user) · 2025-01-0{i % 9 + 1}: Mara says hi, the weather is grey" for i in range(9)}
+    texts = {**chatter, "said": "Alex (user) · 2025-01-02: Mara's dog Pepper is allergic to wheat"}
+    about = recency.topics("What can't Mara's dog eat?", texts)
+    assert all(not topic for topic in about.values())  # "mara" is everywhere, "can't" nowhere
+    few = recency.topics("What can't Mara's dog eat?", {k: texts[k] for k in ("c0", "said")})
+    assert few["said"] == frozenset({"mara"})

@@ -23,6 +23,8 @@ RATIO = 0.5
 PAST = frozenset({"was", "were", "did", "had", "used", "previously", "before", "earlier", "ago", "war", "waren",
                   "warst", "hatte", "hatten", "hattest", "wurde", "wurden", "damals", "früher", "vorher"})
 COVER = 0.5  # a turn is about the question's thing when it holds at least this share of its words
+COMMON = 0.25  # a word held by more than this share of the candidate turns (at least MIN_TURNS) is no topic
+MIN_TURNS = 8
 MIN_LETTERS = 4  # shorter words ("day", "new", "bin") say too little about what a turn is about
 
 
@@ -31,11 +33,15 @@ def topics(query: str, texts: Mapping[str, str]) -> dict[str, frozenset[str]]:
     none (pure; "Which city is Mara living in?": a turn saying only "Mara" is not about where she lives).
     `texts` as rendered: the speaker and date before the first ": " are left out."""
     asked = [w for w in content_words(query) if len(w) >= MIN_LETTERS]
+    holds = {key: frozenset(a for a in asked if any(same_word(a, w) for w in set(words(text.partition(": ")[2]
+                                                                                         or text))))
+             for key, text in texts.items()}
+    # a word most candidate turns hold (a name that comes up all the time) tells none of them apart
+    common = {a for a in asked if sum(a in h for h in holds.values()) > COMMON * max(len(holds), MIN_TURNS)}
     out = {}
-    for key, text in texts.items():
-        said = set(words(text.partition(": ")[2] or text))
-        held = frozenset(a for a in asked if any(same_word(a, w) for w in said))
-        out[key] = held if len(held) >= COVER * len(asked) else frozenset()  # a name alone is no topic
+    for key, held in holds.items():
+        topic = held - common
+        out[key] = topic if topic and len(held) >= COVER * len(asked) else frozenset()
     return out
 
 
