@@ -124,7 +124,9 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
         for key in dict.fromkeys(key for key, _ in items):
             cands[key].found_by.append(name)
     best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit * neighbours.POOL]
-    if ids := hits.episode_ids(best):  # the turns of the pool, read once: for neighbours and for the hits
+    # the turns of the pool, read once for neighbours and hits; none when no turn made the top `limit` (a
+    # search that shows no turn reads none, as before)
+    if hits.episode_ids(best[: q.limit]) and (ids := hits.episode_ids(best)):
         shelf.update((e.id, e) for e in map(episode_from_row, run([(load("episodes_by_ids"), {"ids": ids})])[0]))
         scores = neighbours.with_next(scores, shelf)  # a turn ranks with the one after it
         best = sorted(best, key=lambda key: (-scores[key], key))
