@@ -6,7 +6,10 @@ Variants (each over the same turns and questions):
 - speaker: "Speaker: text", as an episode is rendered;
 - speaker and date: plus the month and year it was said, so "March 2025" in a question can meet it;
 - time removed: the time expression (graph.agent.when) taken out of the question;
-- window first: time removed, and the turns said within a month of the window ranked before the others.
+- window first: time removed, and the turns said within a month of the window ranked before the others;
+- previous turn: speaker and date, and the words of the turn before it in its chat (a reply is found by the
+  question it answers);
+- previous turn, half weight: the same, ranked by the turn's own score plus half of its predecessor's.
 """
 
 from __future__ import annotations
@@ -36,15 +39,29 @@ def with_date(t: Turn) -> str:
     return f"{t.speaker}: {t.text} {said:%B} {said.year}"
 
 
+def previous(turns: Sequence[Turn]) -> list[int | None]:
+    """Each turn's predecessor in its chat (the turns in their given order), or None."""
+    last: dict[str, int] = {}
+    out: list[int | None] = []
+    for i, t in enumerate(turns):
+        out.append(last.get(t.chat_id))
+        last[t.chat_id] = i
+    return out
+
+
 def bm25_outcomes(data: RecallSet, doc: Doc = plain, *, strip_time: bool = False,
-                  window_first: bool = False) -> list[Outcome]:
+                  window_first: bool = False, before: float = 0.0, joined: bool = False) -> list[Outcome]:
     out = []
     for lang in sorted({t.lang for t in data.turns}):
         turns = [t for t in data.turns if t.lang == lang]
-        index = BM25([doc(t) for t in turns])
+        prev = previous(turns)
+        index = BM25([doc(t) + (" " + turns[p].text if joined and (p := prev[i]) is not None else "")
+                      for i, t in enumerate(turns)])
         for q in (q for q in data.questions if q.lang == lang):
             window = find_window(q.query, REFERENCE_NOW) if strip_time or window_first else None
-            scores = index.scores(window.query if window else q.query)
+            own = index.scores(window.query if window else q.query)
+            scores = [s + (before * own[p] if before and (p := prev[i]) is not None else 0.0)
+                      for i, s in enumerate(own)]
             ranked = sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: (-scores[i], i))
             if window is not None and window_first:
                 lo, hi = window.start - MARGIN, window.end + MARGIN
@@ -60,4 +77,6 @@ def variants(data: RecallSet) -> Sequence[tuple[str, list[Outcome]]]:
             ("speaker", bm25_outcomes(data, with_speaker)),
             ("speaker and date", bm25_outcomes(data, with_date)),
             ("time removed", bm25_outcomes(data, strip_time=True)),
-            ("window first", bm25_outcomes(data, window_first=True))]
+            ("window first", bm25_outcomes(data, window_first=True)),
+            ("previous turn", bm25_outcomes(data, with_date, joined=True)),
+            ("previous turn, half weight", bm25_outcomes(data, with_date, before=0.5))]

@@ -17,6 +17,8 @@ from curator.durable.worker import connect, worker
 from curator.extract import ModelNotConfigured, build_model
 from curator.pipeline import Curator
 from graph.finder import durable as finder_durable
+from graph.finder.embedders import embedder_for
+from graph.finder.nudger import Nudger
 from graph.platform import embedded
 from graph.platform.connect import role_url
 from graph.platform.db import Database
@@ -60,8 +62,13 @@ async def _serve(settings: Settings, curator: Curator) -> None:
     await ensure_schedule(client, settings)  # the retention job, every retention_every_hours
     await finder_durable.ensure_schedule(client, settings)  # the finder's reconciler, every finder_sweep_s
     embedded.progress(f"curator worker on {settings.temporal_address}, task queue {settings.temporal_task_queue}")
+    # the curator's commits in this process are projected and embedded right after them (the schedule's
+    # sweep only catches what other processes wrote)
+    finder = Nudger(curator.db, embedder_for(settings), 0)
+    finder.start()
     try:
         await worker(client, settings, curator).run()
     finally:
+        finder.stop()
         if checking is not None:
             checking.cancel()

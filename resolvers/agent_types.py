@@ -15,6 +15,7 @@ from graph.agent import recall
 from graph.agent import recall_graph as g
 from graph.agent import render as r
 from graph.agent import world_context as ctx
+from graph.agent.context_episodes import ContextEpisode
 from graph.agent.recall import HIDDEN
 from graph.reads.causality import Effects, Explanation
 from resolvers.codemode_types import BuildResult, ContextConvention
@@ -201,6 +202,17 @@ class SearchResult:
                    if s.window else None, result=s)
 
 
+@strawberry.type(description="A past turn that answers the message where the linked facts do not")
+class ContextTurn:
+    id: strawberry.ID = strawberry.field(description="The turn's id")
+    occurred_at: datetime
+    text: str = strawberry.field(description="Speaker, day and words, as search hits render a turn")
+
+    @classmethod
+    def from_view(cls, e: ContextEpisode) -> ContextTurn:
+        return cls(id=strawberry.ID(e.id), occurred_at=e.occurred_at, text=e.text)
+
+
 @strawberry.type(description="A world event and its direct cause")
 class ContextEvent:
     id: strawberry.ID
@@ -247,6 +259,9 @@ class WorldContext:
     conventions: list[ContextConvention] = strawberry.field(
         description="Code mode (a repo, project or folder in the scope chain): in effect, most specific first")
     builds: list[BuildResult] = strawberry.field(description="Code mode: newest build and test results")
+    past_turns: list[ContextTurn] = strawberry.field(
+        description="At most 3 past turns that answer the message when the linked facts do not, best first "
+                    "(with validTime: those said around it)")
     dropped: int = strawberry.field(description="Lines left out to fit the budget")
     warnings: list[str]
 
@@ -264,7 +279,8 @@ class WorldContext:
             policies=facts(w.policies), preferences=facts(w.preferences),
             events=[ContextEvent.from_view(e) for e in w.events],
             conventions=[ContextConvention.from_view(c) for c in w.conventions],
-            builds=[BuildResult.from_view(b) for b in w.builds])
+            builds=[BuildResult.from_view(b) for b in w.builds],
+            past_turns=[ContextTurn.from_view(e) for e in w.episodes])
 
 
 @strawberry.type(description="A relationship met while walking out from an entity")

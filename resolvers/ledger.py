@@ -14,7 +14,6 @@ import strawberry
 from pydantic import TypeAdapter, ValidationError
 from strawberry.types import Info
 
-from graph.finder.nudger import Nudger
 from graph.ledger.committer import CommitResult as CommitOutcome
 from graph.ledger.committer import Rejected as RejectedOutcome
 from graph.ledger.committer import commit_proposal
@@ -26,15 +25,6 @@ from resolvers.context import blocking, database, principal, require, write_rule
 from resolvers.ledger_types import CommitResult, EntityState, Fact, ProposalInput, RetentionNotice, to_operation
 
 OPERATION = TypeAdapter(Operation)
-
-
-def _nudge_finder(info: Info[Any, Any], owner: str, proposal: MemoryMutationProposal) -> None:
-    """After the commit: the finder re-projects the entities the proposal touched, in the background."""
-    finder: Nudger | None = getattr(info.context.request.app.state, "finder", None)
-    if finder is not None:
-        refs = {r for op in proposal.operations for r in (getattr(op, "ref", None), getattr(op, "subject", None),
-                                                           getattr(op, "object", None)) if isinstance(r, str)}
-        finder.nudge(owner, sorted(refs))
 
 
 def _validate(proposal: ProposalInput) -> tuple[MemoryMutationProposal | None, list[RejectedOutcome]]:
@@ -122,9 +112,8 @@ class LedgerMutation:
         if parsed is None:
             outcome = CommitOutcome(rejected=rejected)
         else:
+            # the committer tells the finder's nudger (graph.ledger.commit_listeners)
             outcome = await blocking(commit_proposal, database(info), who, parsed, recorded_at=recorded_at,
                                      rules=write_rules(info))
-            if outcome.committed:
-                _nudge_finder(info, who.owner, parsed)
         _signal_rejections(info, outcome)
         return CommitResult.from_outcome(outcome)

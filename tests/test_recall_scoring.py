@@ -190,7 +190,8 @@ def test_the_bm25_baseline_scores_every_question() -> None:
     assert len(outcomes) == len(data.questions)
     assert 0 < summarize(outcomes).recall10 <= 1  # type: ignore[operator]
     named = dict(variants(data))
-    assert list(named) == ["plain", "speaker", "speaker and date", "time removed", "window first"]
+    assert list(named) == ["plain", "speaker", "speaker and date", "time removed", "window first", "previous turn",
+                           "previous turn, half weight"]
     assert named["plain"] == outcomes
     # the month and year of a turn are words a time-scoped question can meet
     timed = [o for o in named["speaker and date"] if o.question.window]

@@ -5,9 +5,10 @@ of the context (message spans linked by graph.agent.linking, the owner's person 
 the current facts about them (their own and the relationships pointing at the linked ones), and salient
 recent events with their causes; read for every entity found and kept for the linked ones
 (graph.agent.context_rows). Code mode's conventions and builds, and the finder's fallback when linking
-found nothing, take one more round. Facts are resolved for the scope chain (graph.agent.scopes), then the
-block is trimmed to the token budget (graph.agent.budget): policies and the current facts of linked
-entities are never dropped.
+found nothing, take one more round, and so do past turns when the linked facts do not answer the message
+(graph.agent.context_episodes: at most three, said around the valid time when one is given). Facts are
+resolved for the scope chain (graph.agent.scopes), then the block is trimmed to the token budget
+(graph.agent.budget): policies and the current facts of linked entities are never dropped.
 
 Owner convention: the owner's person entity is `person:me`, or else the one person holding the alias "me"
 (one rule, the database function wm_owner_person of migrations/0085, which the owner's language reads too).
@@ -23,8 +24,9 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
-from graph.agent import context_rows, linking, scopes
+from graph.agent import context_episodes, context_rows, linking, scopes
 from graph.agent.budget import Entry, Section, assemble, trim
+from graph.agent.context_episodes import ContextEpisode
 from graph.agent.linking import AmbiguousSpan
 from graph.agent.recall import MAX_FACTS, facts_query
 from graph.agent.render import EntityMatch, EventNote, Statement, approx_tokens, day, event_line, fact_line
@@ -78,6 +80,8 @@ class WorldContext(BaseModel):
     conventions: list[Convention] = Field(default_factory=list,
                                           description="Code mode: in effect for the chain's repo/project/folder")
     builds: list[BuildNote] = Field(default_factory=list, description="Code mode: newest build and test results")
+    episodes: list[ContextEpisode] = Field(default_factory=list, description=(
+        "Past turns that answer the message when the linked facts do not (graph.agent.context_episodes)"))
     dropped: int = Field(default=0, description="Lines left out to fit the budget")
     warnings: list[str] = Field(default_factory=list)
 
@@ -153,8 +157,26 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     shown = {s.fact.id for s in [*result.policies, *result.preferences, *(c.statement for c in result.conventions)]}
     result.linked = [LinkedEntity(entity=m, statements=[s for s in about.get(m.id, []) if s.fact.id not in shown])
                      for m in linked]
-    _fit(result, at, req.chat_id)
+    spans = [str(r["span"]) for r in rows if r.get("span")]  # every name the message used, linked or not
+    title = _past_turns(db, owner, req, result, at, spans)
+    _fit(result, at, req.chat_id, title)
     return result
+
+
+def _past_turns(db: Database, owner: str, req: ContextRequest, result: WorldContext, at: datetime,
+                spans: list[str]) -> str:
+    """The few past turns the block shows when its facts do not answer the message (one more round, only
+    then), and their section's title in the owner's language."""
+    facts = [s for le in result.linked for s in le.statements] + result.preferences
+    names = [*spans, *(n for le in result.linked for n in (le.entity.name, le.entity.matched))]
+    if context_episodes.answered(req.message, facts, names):
+        return ""
+    asked = context_episodes.queries(req.message, at, req.at is not None)
+    if not asked:
+        return ""
+    rows, language = db.read_round(owner, asked)
+    result.episodes = context_episodes.pick(req.message, rows, req.at)
+    return context_episodes.title(language)
 
 
 def block_params(found: list[linking.Span], at: datetime, chat_id: str | None, *, limit: int = MAX_FACTS,
@@ -208,7 +230,7 @@ def _rank(st: Statement) -> tuple[int, int, float, float]:
     return (scopes.level(f.scope), f.priority, f.confidence, f.recorded_at.timestamp())
 
 
-def _fit(result: WorldContext, at: datetime, chat_id: str | None) -> None:
+def _fit(result: WorldContext, at: datetime, chat_id: str | None, past_title: str) -> None:
     """Render the markdown within the budget; what did not fit leaves the structured data too."""
     linked: list[Entry] = []
     for le in result.linked:
@@ -227,6 +249,9 @@ def _fit(result: WorldContext, at: datetime, chat_id: str | None) -> None:
         ("Recent events", [Entry(f"- {event_line(ev)}", item=ev, rank=(
             CHAT_LEVEL if chat_id and ev.chat_id == chat_id else 0, 0, 1.0, ev.occurred_at.timestamp()))
             for ev in result.events]),
+        # a turn that answers the message outranks the events: the facts did not answer it
+        (past_title, [Entry(f"- {e.text}", item=e, rank=(CHAT_LEVEL, 1, e.score, e.occurred_at.timestamp()))
+                      for e in result.episodes]),
     ]
     head = f"## Known World State\n_{day(at)} · scope {' > '.join(result.scope_chain) or 'global'}_"
     result.dropped, over = trim(head, sections, result.budget_tokens)
@@ -240,5 +265,6 @@ def _fit(result: WorldContext, at: datetime, chat_id: str | None) -> None:
     result.events = [ev for ev in result.events if id(ev) not in dropped]
     result.conventions = [c for c in result.conventions if id(c) not in dropped]
     result.builds = [b for b in result.builds if id(b) not in dropped]
+    result.episodes = [e for e in result.episodes if id(e) not in dropped]
     for le in result.linked:
         le.statements = [s for s in le.statements if id(s) not in dropped]

@@ -29,7 +29,9 @@ FILLER = FUNCTION_WORDS | {
 # Question words in German and English -> the predicate words they ask about (a label table, not a model).
 LABELS: dict[str, tuple[str, ...]] = {
     "isst": ("eat", "food", "diet", "feeding"), "essen": ("eat", "food", "diet"), "frisst": ("food", "feeding", "diet"),
-    "futter": ("food", "feeding", "diet"), "ernährung": ("diet", "food"), "eat": ("food", "diet"),
+    "futter": ("food", "feeding", "diet"), "hungry": ("feeding", "food"), "hunger": ("feeding", "food"),
+    "hungrig": ("feeding", "food"), "fed": ("feeding",), "feed": ("feeding",), "gefüttert": ("feeding",),
+    "füttern": ("feeding",), "ernährung": ("diet", "food"), "eat": ("food", "diet"),
     "eats": ("food", "diet"), "food": ("diet", "feeding"), "diet": ("food",),
     "wohnt": ("lives", "home", "address", "city"), "lebt": ("lives", "home", "city"), "live": ("home", "address"),
     "lives": ("home", "address", "city"), "wohnort": ("home", "city", "address"),
@@ -68,7 +70,7 @@ def tsquery_text(content: list[str]) -> str:
     return " | ".join(dict.fromkeys(parts))
 
 
-def _same(a: str, b: str) -> bool:
+def same_word(a: str, b: str) -> bool:
     """Two words match when equal or when one starts the other and both have 4+ letters ("leads"/"lead")."""
     if a == b:
         return True
@@ -88,12 +90,12 @@ def _parts(row: dict[str, Any], content: list[str]) -> tuple[bool, bool, float]:
     holds)."""
     asked = _asked(content)
     predicate = [p for p in _SPLIT.split(str(row["predicate"]).lower()) if p]
-    pred = any(_same(a, p) for a in asked for p in predicate)
+    pred = any(same_word(a, p) for a in asked for p in predicate)
     value = row["object_value"] if row["object_kind"] == "literal" else row.get("object_name") or row["object_ref"]
     # an object the question names is what it asks about, not an answer word ("home agent" names the repo
     # that person:basti works_on: that relationship does not answer it)
     value_words = set() if row.get("named_object") else set(words(str(value)))
-    shared = sum(1 for w in content if any(_same(w, v) for v in value_words))
+    shared = sum(1 for w in content if any(same_word(w, v) for v in value_words))
     return bool(row["named"]), pred, shared / len(content) if content else 0.0
 
 

@@ -1,10 +1,11 @@
 """The server's background reconciler: embeds after commits without making any commit wait.
 
-A commit through the API nudges it with the owner and the refs the proposal touched; the thread then
-re-projects those entities and embeds what is pending, one owner at a time, in its own transactions. Every
-`interval_s` it also sweeps each owner completely (commits that did not come through the API: the curator,
-imports, governance); with Temporal configured the schedule `worldmem-finder` sweeps instead (the
-server passes interval 0). Everything here is best effort: an error is logged and retried on the next pass.
+Every commit on its Database nudges it with the owner and the refs the proposal touched
+(graph.ledger.commit_listeners: the API, the curator, governance, the domains alike), an import with the owner;
+the thread then re-projects those entities and embeds what is pending, one owner at a time, in its own
+transactions. Every `interval_s` it also sweeps each owner completely (writes of other processes); with
+Temporal configured the schedule `worldmem-finder` sweeps instead (the server passes interval 0).
+Everything here is best effort: an error is logged and retried on the next pass.
 
 Several server processes on one database (docs/operations/processes.md) share the work through `locks`
 (graph.platform.session_locks): only the leader sweeps, and one owner is reconciled by one process at a
@@ -22,6 +23,7 @@ from typing import ClassVar
 
 from graph.finder.embedders import Embedder
 from graph.finder.reconciler import owners, reconcile_owner
+from graph.ledger import commit_listeners
 from graph.platform import metrics
 from graph.platform.db import Database
 from graph.platform.session_locks import FINDER_OWNER, SessionLocks
@@ -56,8 +58,10 @@ class Nudger:
 
     def start(self) -> None:
         self._thread.start()
+        commit_listeners.listen(self._db, self.nudge)
 
     def stop(self) -> None:
+        commit_listeners.unlisten(self._db, self.nudge)
         self._queue.put(None)
         self._thread.join(timeout=10)
         if self._locks is not None:

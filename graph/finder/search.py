@@ -18,7 +18,7 @@ import psycopg
 
 from graph.agent.render import EntityMatch, SearchHit
 from graph.episodes.model import from_row as episode_from_row
-from graph.finder import answers, hits, vector_list
+from graph.finder import answers, hits, neighbours, recency, vector_list
 from graph.finder.embedders import Embedder
 from graph.finder.fusion import RRF_K as RRF_K  # re-exported (tests, benches)
 from graph.finder.fusion import Ranked
@@ -123,10 +123,27 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     for name, items in ranked:
         for key in dict.fromkeys(key for key, _ in items):
             cands[key].found_by.append(name)
-    best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit]
-    if ids := hits.episode_ids(best):
+    best = sorted(scores, key=lambda key: (-scores[key], key))[: q.limit * neighbours.POOL]
+    # the turns of the pool, read once for neighbours and hits; none when no turn made the top `limit` (a
+    # search that shows no turn reads none, as before)
+    if hits.episode_ids(best[: q.limit]) and (ids := hits.episode_ids(best)):
         shelf.update((e.id, e) for e in map(episode_from_row, run([(load("episodes_by_ids"), {"ids": ids})])[0]))
-    return Fused(hits=[cands[key].hit(scores[key]) for key in best], mode=mode, waiting=waiting)
+        scores = neighbours.with_next(scores, shelf)  # a turn ranks with the one after it
+        best = sorted(best, key=lambda key: (-scores[key], key))
+    if not q.look_back and recency.asks_about_now(q.text):  # the newer of two turns on the same thing first
+        best = _newer_first(q.text, best, scores, projections)
+    return Fused(hits=[cands[key].hit(scores[key]) for key in best[: q.limit]], mode=mode, waiting=waiting)
+
+
+def _newer_first(query: str, best: list[str], scores: dict[str, float],
+                 projections: list[tuple[str, list[dict[str, Any]]]]) -> list[str]:
+    """graph.finder.recency over the episode keys among the fused keys (their time and text from the rows)."""
+    rows = {f"episode:{r['source_key']}": r for _, found in projections for r in found
+            if r["source_kind"] == "episode" and r.get("valid_from") is not None}
+    if len(rows) < 2:
+        return best
+    said = {key: (r["valid_from"], recency.role_of(r["text"])) for key, r in rows.items()}
+    return recency.newer_first(best, scores, said, recency.topics(query, {k: r["text"] for k, r in rows.items()}))
 
 
 def _episodes_if(q: Query, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

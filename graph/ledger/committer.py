@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotFound
 from graph.governance import decisions as governance
 from graph.governance import merge
-from graph.ledger import committer_batch, prefetch
+from graph.ledger import commit_listeners, committer_batch, prefetch
 from graph.ledger.cut_short import CutShort
 from graph.ledger.op_context import OpContext, WriteRules
 from graph.ledger.ops import APPLY
@@ -142,7 +142,10 @@ def commit_proposal(db: Database, principal: Principal, proposal: MemoryMutation
     alone = PIPELINED and len(proposal.operations) == 1 and on_commit is None
     try:
         with db.owner_tx(owner, pipelined=alone) as conn:
-            return _commit(conn, principal, proposal, digest, recorded_at, on_commit, alone, rules)
+            result = _commit(conn, principal, proposal, digest, recorded_at, on_commit, alone, rules)
+        if not result.rejected and not result.replayed:  # committed: the finder re-projects what it touched
+            commit_listeners.tell(db, owner, proposal)
+        return result
     except _Rejected as rejected:
         return CommitResult(rejected=rejected.rejected)
     except pg_errors.IntegrityError as exc:

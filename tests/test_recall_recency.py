@@ -1,0 +1,82 @@
+"""Update questions: a question about the current state ranks the newer turn on the same thing first
+(graph/finder/recency.py), a question about the past or with a window leaves the order to the lists; a turn
+ranks with the one after it (graph/finder/neighbours.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from graph.agent import search
+from graph.episodes import store
+from graph.episodes.model import Episode, EpisodeIn
+from graph.finder import neighbours, recency
+from graph.finder.embedders import embedder_for
+from graph.platform.db import Database
+from graph.settings import Settings
+
+OFFLINE = embedder_for(Settings(embedding_provider="offline"))
+T0 = datetime(2025, 3, 1, 9, tzinfo=UTC)
+D = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def test_a_newer_turn_on_the_same_thing_swaps_with_an_older_one_it_nearly_ties() -> None:
+    order = ["episode:old", "fact:x", "episode:new", "episode:other"]
+    scores = {"episode:old": 0.30, "fact:x": 0.25, "episode:new": 0.20, "episode:other": 0.19}
+    said = {"episode:old": (D, "user"), "episode:new": (D + timedelta(days=90), "user"),
+            "episode:other": (D + timedelta(days=200), "user")}
+    about = {"episode:old": frozenset({"manager"}), "episode:new": frozenset({"manager"}),
+             "episode:other": frozenset({"lunch"})}
+    assert recency.newer_first(order, scores, said, about) == ["episode:new", "fact:x", "episode:old",
+                                                               "episode:other"]
+    far = {**scores, "episode:new": 0.14}  # under RATIO of the older one's score: no tie, no swap
+    assert recency.newer_first(order, far, said, about) == order
+    replies = {**said, "episode:new": (D + timedelta(days=90), "assistant")}  # an echo is no update
+    assert recency.newer_first(order, scores, replies, about) == order
+
+
+def test_topics_leave_out_the_speaker_and_short_words_and_past_questions_are_not_about_now() -> None:
+    texts = {"a": "Sam (user) · 2025-01-02: Helen is my manager", "b": "Sam (user) · 2026-01-12: a new day"}
+    assert recency.topics("Who is Sam's manager now, new day?", texts) == {"a": frozenset({"manager"}),
+                                                                           "b": frozenset()}
+    assert recency.role_of(texts["a"]) == "user" and recency.role_of("assistant · 2025-01-02: ok") == "assistant"
+    assert recency.asks_about_now("Where do I live?") and recency.asks_about_now("Was isst Luna?")
+    assert not recency.asks_about_now("What was wrong with my knee?")
+    assert not recency.asks_about_now("Wo war ich früher Mitglied?")
+
+
+@pytest.mark.parametrize("question, newer_first", [("Where do I live?", True),
+                                                   ("Where did I live before?", False)])
+def test_an_update_ranks_first_for_a_question_about_now(db: Database, owner: str, question: str,
+                                                        newer_first: bool) -> None:
+    store.import_turns(db, owner, "moves", [
+        EpisodeIn(external_id="old", speaker="Sam", text="I live in Berlin, in a flat in Kreuzberg where I live "
+                  "happily", occurred_at=T0),
+        EpisodeIn(external_id="gym", speaker="Sam", text="The gym is closed on Sunday", occurred_at=T0
+                  + timedelta(days=10)),
+        EpisodeIn(external_id="new", speaker="Sam", text="Big news: I moved to Hamburg last week, I live near "
+                  "the harbour now", occurred_at=T0 + timedelta(days=200))], curate=False, embedder=OFFLINE)
+    found = search.search_world_memory(db, owner, question, embedder=OFFLINE)
+    ids = [h.episode.external_id for h in found.hits if h.episode is not None]
+    assert ids.index("new") < ids.index("old") if newer_first else ids.index("old") < ids.index("new")
+
+
+def test_a_turn_gains_from_the_turn_after_it_in_its_chat_only() -> None:
+    def turn(i: str, chat: str, seq: int) -> Episode:
+        return Episode(id=i, chat_id=chat, seq=seq, occurred_at=D, role="user", text="x")
+
+    turns = {"a": turn("a", "c", 1), "b": turn("b", "c", 2), "x": turn("x", "other", 2)}
+    scores = {"episode:a": 0.2, "episode:b": 0.4, "episode:x": 0.3, "fact:f": 0.5}
+    got = neighbours.with_next(scores, turns)
+    assert got == {**scores, "episode:a": pytest.approx(min(0.2 + neighbours.AFTER * 0.4, neighbours.CAP * 0.4))}
+    assert got["episode:a"] < got["episode:b"]  # never past the turn that matched
+
+
+def test_a_word_most_candidate_turns_hold_is_no_topic() -> None:
+    chatter = {f"c{i}": f"Alex (user) · 2025-01-0{i % 9 + 1}: Mara says hi, the weather is grey" for i in range(9)}
+    texts = {**chatter, "said": "Alex (user) · 2025-01-02: Mara's dog Pepper is allergic to wheat"}
+    about = recency.topics("What can't Mara's dog eat?", texts)
+    assert all(not topic for topic in about.values())  # "mara" is everywhere, "can't" nowhere
+    few = recency.topics("What can't Mara's dog eat?", {k: texts[k] for k in ("c0", "said")})
+    assert few["said"] == frozenset({"mara"})
