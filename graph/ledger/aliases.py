@@ -12,8 +12,6 @@ from datetime import datetime
 from uuid import UUID
 
 from graph.errors import BadInput, Conflict, NotFound
-from graph.ledger import committer_batch
-from graph.ledger.alias_holding import Holding, overlapping
 from graph.ledger.entity import Entity
 from graph.ledger.op_context import OpContext
 from graph.sql import load
@@ -22,27 +20,17 @@ from graph.sql import load
 def holders(ctx: OpContext, alias: str, namespace: str, start: datetime | None = None) -> list[UUID]:
     """The entities holding `alias` as believed now; with `start`, only those whose holding overlaps
     [start, open end) (at most one: who a holding from `start` would clash with)."""
-    batch = committer_batch.active(ctx.conn)
-    held = batch.alias_holders(namespace, alias, start) if batch is not None else None
-    if held is None:
-        rows = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
-        holdings = [Holding(namespace, r["entity_id"], r["valid_from"], r["valid_to"]) for r in rows]
-        held = overlapping(holdings, start) if start is not None else [h.entity_id for h in holdings]
-    return held
+    return ctx.writer.alias_holders(alias, namespace, start)
 
 
 def add(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: datetime, source: str) -> None:
-    batch = committer_batch.active(ctx.conn)
     holders_ = holders(ctx, alias, namespace, valid_from)
     if any(h != entity.id for h in holders_):
         raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
     if not holders_:
         values = {"entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
                   "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index}
-        if batch is not None:
-            batch.insert_alias(values)
-        else:
-            ctx.conn.execute(load("alias_insert"), values)
+        ctx.writer.insert_alias(values)
 
 
 def end(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_to: datetime, source: str) -> bool:

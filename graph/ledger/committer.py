@@ -25,13 +25,15 @@ from pydantic import BaseModel
 from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotFound
 from graph.governance import decisions as governance
 from graph.governance import merge
-from graph.ledger import committer_batch, prefetch
+from graph.ledger import prefetch
 from graph.ledger.cut_short import CutShort
 from graph.ledger.op_context import OpContext, WriteRules
 from graph.ledger.ops import APPLY
 from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import effective_source
+from graph.ledger.writer_buffered import Buffered
+from graph.ledger.writer_immediate import Immediate
 from graph.platform.db import Database
 from graph.settings import get_settings
 from graph.sql import load
@@ -48,15 +50,19 @@ EXPECTED = (BadInput, NotFound, Forbidden, Conflict)
 # Internal failures by kind since the process started (the server logs each one with its traceback).
 INTERNAL_FAILURES: Counter[str] = Counter()
 
-# Proposals of at least this many operations, all of kinds the batch buffers, are applied set-based first;
-# a single operation costs as much either way (measured), so it keeps the plain path.
+# Proposals of at least this many operations, all of kinds the buffered writer knows, are written through it
+# first (graph/ledger/writer_buffered.py); a single operation costs as much either way (measured), so it is
+# written immediately. False: every proposal is written immediately (the benchmarks' comparison).
 BATCHED = True
 BATCH_MIN_OPS = 2
 # A proposal of one operation runs in one pipeline with its first reads prefetched (False: as before).
 PIPELINED = True
 # Operations whose believed rows a single operation reads with the clock (the rest read them when they ask).
 PLANNED = {"assert_fact", "assert_relationship", "retract_fact"}
-# Batched attempts that failed on a constraint or the mirror and were repeated one by one (should stay 0).
+# Operations whose handlers write only through the writer (or through statements that send its buffers first).
+BUFFERABLE = frozenset({"upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",
+                        "record_event"})
+# Buffered attempts that failed on a constraint or the mirror and were repeated immediately (should stay 0).
 BATCH_FALLBACKS: Counter[str] = Counter()
 
 # Every operation's handler: the ledger's own, and the owner's governance (accept, reject, merge, split).
@@ -175,15 +181,22 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
                            code="RUN_ID_REUSED")
         return CommitResult.model_validate({**stored["result"], "replayed": True})
     at = _system_time(clock, recorded_at)
-    tally = _batched(conn, principal, proposal, at, rules)
+    tally = _buffered(conn, principal, proposal, at, rules)
     batched = tally is not None
     if tally is None:
         tally = _Tally()
-        ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at, rules,
-                        untrusted=proposal.untrusted, known=known)
+        ctx = OpContext(Immediate(conn, principal.owner, known), principal, proposal.run_id, proposal.chat_id, at,
+                        rules, untrusted=proposal.untrusted)
         try:
             with nullcontext() if alone else conn.transaction():
-                _apply_all(ctx, proposal, tally)
+                try:
+                    _apply(ctx, proposal.operations, tally, savepoints=len(proposal.operations) > 1)
+                except pg_errors.IntegrityError as exc:
+                    # Every operation is validated and planned against locked rows before it writes, so a
+                    # constraint that still refuses the write means the planner (or a handler) is wrong.
+                    raise _internal(f"constraint {type(exc).__name__}", ctx.op_index, exc) from exc
+                except InvariantViolation as exc:
+                    raise _internal("invariant", ctx.op_index, exc) from exc
                 tally.cut_short = ctx.cut_short
                 if tally.rejected:
                     raise _RollBack
@@ -227,65 +240,57 @@ def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal,
     return clock, known.stored, known
 
 
-def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,
-             at: datetime, rules: WriteRules) -> _Tally | None:
-    """Apply the proposal through a Batch (graph/ledger/committer_batch.py), without a savepoint per
-    operation; None (and nothing written) when it is not batchable or any operation was rejected, so the
-    one-by-one path decides every rejection and names the operation of an internal failure."""
+def _buffered(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,
+              at: datetime, rules: WriteRules) -> _Tally | None:
+    """Apply the proposal through the buffered writer, without a savepoint per operation; None (and nothing
+    written) when it is not bufferable or any operation was rejected, so the immediate writer decides every
+    rejection and names the operation of an internal failure."""
     ops = proposal.operations
-    if not BATCHED or len(ops) < BATCH_MIN_OPS or any(op.op not in committer_batch.BATCHABLE for op in ops):
+    if not BATCHED or len(ops) < BATCH_MIN_OPS or any(op.op not in BUFFERABLE for op in ops):
         return None
     tally = _Tally()
     try:
         with conn.pipeline(), conn.transaction():
-            batch = committer_batch.Batch(conn, principal.owner, 2 * len(ops))
-            batch.prefetch(ops)
-            ctx = OpContext(batch.as_connection(), principal, proposal.run_id, proposal.chat_id, at, rules,
+            writer = Buffered(conn, principal.owner, 2 * len(ops))
+            writer.prefetch(ops)
+            ctx = OpContext(writer, principal, proposal.run_id, proposal.chat_id, at, rules,
                             untrusted=proposal.untrusted)
-            for index, op in enumerate(ops):
-                ctx.op_index = index
-                source = effective_source(principal, op.source)
-                bound = op if source == op.source else op.model_copy(update={"source": source})
-                if HANDLERS[op.op](ctx, bound) == "pending":
-                    tally.pending += 1
-                else:
-                    tally.committed += 1
-                batch.flush_if_full()
-            batch.finish()
+            _apply(ctx, ops, tally, savepoints=False)
+            if tally.rejected:
+                raise _RollBack
+            writer.finish()
             tally.cut_short = ctx.cut_short
-    except EXPECTED:
+    except (_RollBack, *EXPECTED):
         return None
     except (pg_errors.IntegrityError, InvariantViolation) as exc:
-        # the one-by-one path repeats it and reports it as INTERNAL at its operation, if it is real
+        # the immediate writer repeats it and reports it as INTERNAL at its operation, if it is real
         BATCH_FALLBACKS[type(exc).__name__] += 1
-        log.warning("batched commit failed (%s), repeating one by one: %s", type(exc).__name__, _first_line(exc))
+        log.warning("buffered commit failed (%s), repeating immediately: %s", type(exc).__name__, _first_line(exc))
         return None
     return tally
 
 
-def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) -> None:
-    # A savepoint per operation lets the later ones be judged after one was rejected; a single operation
-    # has none after it, and the proposal's own savepoint undoes it (two round trips less per commit).
-    alone = len(proposal.operations) == 1
-    for index, op in enumerate(proposal.operations):
+def _apply(ctx: OpContext, operations: list[Any], tally: _Tally, *, savepoints: bool) -> None:
+    """Run every operation's handler through `ctx.writer`. With `savepoints`, each operation has its own, so the
+    later ones are judged after one was rejected; without (a single operation, or the buffered writer, whose
+    attempt is replayed on any rejection), the first rejection ends the run."""
+    for index, op in enumerate(operations):
         ctx.op_index = index
         try:
-            bound = op.model_copy(update={"source": effective_source(ctx.principal, op.source)})
-            with nullcontext() if alone else ctx.conn.transaction():
+            source = effective_source(ctx.principal, op.source)
+            bound = op if source == op.source else op.model_copy(update={"source": source})
+            with ctx.conn.transaction() if savepoints else nullcontext():
                 outcome = HANDLERS[op.op](ctx, bound)
         except EXPECTED as exc:
             tally.rejected.append(Rejected(op_index=index, code=exc.code, message=exc.message))
+            if not savepoints:
+                return
             continue
-        except pg_errors.IntegrityError as exc:
-            # Every operation is validated and planned against locked rows before it writes, so a
-            # constraint that still refuses the write means the planner (or a handler) is wrong.
-            raise _internal(f"constraint {type(exc).__name__}", index, exc) from exc
-        except InvariantViolation as exc:
-            raise _internal("invariant", index, exc) from exc
         if outcome == "pending":
             tally.pending += 1
         else:
             tally.committed += 1
+        ctx.writer.flush_if_full()
 
 
 def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:

@@ -1,16 +1,26 @@
-"""Fact rows (and other buffered rows) as the one JSON document a set-based statement reads with
-jsonb_to_recordset: the batched committer's inserts (graph/ledger/committer_batch.py) and a single plan's
-facts_replace.sql (graph/ledger/facts.py replace)."""
+"""The one writer of fact rows: every statement that inserts, closes or links rows of `facts` runs here.
+
+Callers decide what to write (the committer's writers in graph/ledger/writer.py and writer_buffered.py, a sync in
+graph/sync/facts.py, governance's accepted successor); this module owns how. Rows travel as one JSON document that
+a set-based statement reads with jsonb_to_recordset, whatever their number. tests/test_one_commit_path.py keeps
+every fact-writing statement here.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+import psycopg
+from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 from pydantic_core import PydanticSerializationError, to_json
+
+from graph.sql import load
 
 FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
                 "valid_from", "valid_to", "recorded_at", "observed_at", "believed", "source", "source_trust_tier",
@@ -20,11 +30,78 @@ FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "o
 _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
 
 
+@dataclass(frozen=True)
+class Closed:
+    """A row whose system time a close ended (facts_close.sql); only a believed relationship has an edge."""
+
+    id: UUID
+    object_kind: str
+    believed: bool
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """What facts_replace.sql did: the new rows' ids in the order given, and how many rows it closed."""
+
+    ids: list[UUID]
+    closed: int
+
+
+def replace(conn: psycopg.Connection[Any], close: Sequence[UUID], successor: Sequence[int | None], at: datetime,
+            rows: list[dict[str, Any]]) -> psycopg.Cursor[Replaced]:
+    """Close the believed rows `close` as superseded at `at`, each naming `rows[successor[i]]` as its successor,
+    and insert `rows` (plain values: a literal as it is, evidence a dict): one statement, fetched by the caller
+    only when it needs the ids (a refusal then surfaces at the next fetch or at COMMIT)."""
+    cursor = conn.cursor(row_factory=class_row(Replaced))
+    return cursor.execute(load("facts_replace"), {"close": list(close), "successor": list(successor), "at": at,
+                                                   "rows": numbered_facts_json(rows)})
+
+
+def close(conn: psycopg.Connection[Any], ids: Sequence[UUID], at: datetime, status: str,
+          invalidated_by: UUID | None = None) -> list[Closed]:
+    """End the system time of the rows in `ids` still believed; the rows closed."""
+    cursor = conn.cursor(row_factory=class_row(Closed))
+    return cursor.execute(load("facts_close"), {"ids": list(ids), "at": at, "status": status,
+                                                "invalidated_by": invalidated_by}).fetchall()
+
+
+def close_each(conn: psycopg.Connection[Any], closes: Sequence[tuple[UUID, datetime, str, UUID | None]]
+               ) -> psycopg.Cursor[Any]:
+    """Close many rows, each (id, at, status, invalidated_by), in one statement; its one row counts them."""
+    return conn.execute(load("batch_facts_close"), {
+        "id": [c[0] for c in closes], "at": [c[1] for c in closes], "status": [c[2] for c in closes],
+        "invalidated_by": [c[3] for c in closes]})
+
+
+def insert_with_ids(conn: psycopg.Connection[Any], rows: list[dict[str, Any]]) -> None:
+    """Insert rows whose ids were chosen before (FACT_COLUMNS, plain values), in one statement."""
+    conn.execute(load("batch_facts_insert"), {"rows": facts_json(rows)})
+
+
+def insert_synced(conn: psycopg.Connection[Any], rows_document: str, params: dict[str, Any]
+                  ) -> psycopg.Cursor[Any]:
+    """A sync's literal rows (sync_facts_insert.sql: its defaults for what a row leaves out), unprepared: a
+    generic plan guesses the size of the document wrong (graph/sync/store.py batch)."""
+    return conn.execute(load("sync_facts_insert"), {**params, "rows": rows_document}, prepare=False)
+
+
+def set_successors(conn: psycopg.Connection[Any], links: Sequence[tuple[UUID, UUID]], *,
+                   prepare: bool | None = None) -> None:
+    """Name the row that replaced each closed one, (closed, successor): set once (a trigger refuses a change)."""
+    conn.execute(load("batch_facts_set_successor"), {"id": [c for c, _ in links], "successor": [s for _, s in links]},
+                 prepare=prepare)
+
+
+def set_accepted_successor(conn: psycopg.Connection[Any], pending_id: UUID) -> None:
+    """Name, as the successor of an accepted pending row, the believed row that now says what it said."""
+    conn.execute(load("gov_accepted_successor"), {"id": pending_id})
+
+
 def rows_json(rows: list[dict[str, Any]]) -> str:
     """Rows as one JSON document for jsonb_to_recordset: times as ISO 8601 with their offset (UTC as Z), ids as
     text, written by pydantic-core (Rust): the standard library took 26 ms for 1,000 fact rows, 8 % of a bulk
     commit, pydantic-core 4 ms. What it cannot write (text with a lone surrogate, not UTF-8) is
-    written as before by json.dumps, which escapes it, so the database refuses it as it always did."""
+    written by json.dumps, which escapes it, so the database refuses it."""
     try:
         return to_json(rows, fallback=_json_default, inf_nan_mode="constants").decode()
     except PydanticSerializationError:
@@ -37,8 +114,8 @@ def facts_json(rows: list[dict[str, Any]]) -> str:
 
 
 def numbered_facts_json(rows: list[dict[str, Any]]) -> str:
-    """Fact rows as `facts.insert` takes them (plain values: the literal as it is, evidence a dict), each with its
-    index `n` and without an id, for facts_replace.sql."""
+    """Fact rows (plain values: the literal as it is, evidence a dict), each with its index `n` and without an id,
+    for facts_replace.sql."""
     out = []
     for n, row in enumerate(rows):
         item = {k: row.get(k) for k in _REPLACED}

@@ -1,5 +1,5 @@
 """What a proposal will ask first: for one operation fetched with the owner's clock (one round trip); the batched
-path (committer_batch.Batch.prefetch) reads the same statement beside its own.
+writer (writer_buffered.Buffered.prefetch) reads the same statement beside its own.
 
 The plain path of the committer asked for its entity kinds, its relation type, (through screening) the
 owner's suppression markers and its subject by ref one round trip each. `start` queues the same reads, as one

@@ -1,5 +1,5 @@
 -- batch_facts_insert: many fact rows in one statement (as facts_insert, ids chosen by batch_new_ids).
--- %(rows)s is one JSON array of objects (graph/ledger/committer_batch.py); object_value travels as JSON text
+-- %(rows)s is one JSON array of objects (graph/ledger/writer_buffered.py); object_value travels as JSON text
 -- so a literal JSON null stays a jsonb 'null', as facts_insert stores it, and a relationship's stays SQL NULL.
 INSERT INTO facts (
     id, subject_id, predicate, functional, object_kind, object_value, object_entity_id,

@@ -1,44 +1,38 @@
-"""The committer's batched path: one proposal's writes buffered and flushed set-based, a few
-statements per proposal instead of several per operation.
+"""The buffered writer: one bulk proposal's writes collected and sent set-based, a few statements per proposal
+instead of several per operation (graph/ledger/writer.py has the interface and the immediate writer).
 
-The handlers in graph/ledger/ops.py run unchanged on a `Batch`, a stand-in for the transaction's connection:
-- what the ledger aggregates write (entities, aliases, fact rows, closes, successors, their vertices and
-  edges) goes into buffers (graph.ledger.entities / facts / ops ask `active(conn)`), flushed as one
-  statement per table (unnest, Cypher UNWIND);
-- what they read back (refs, aliases, believed rows, registries) is answered from what the batch fetched
-  up front for every name of the proposal, kept equal to ledger + buffers;
-- any other statement (events, causes, intents, an entity read the batch does not know) first flushes the
-  buffers, then runs on the real connection, so it sees exactly what the one-by-one path would have.
-Rows are flushed in an order the constraints accept: entities, vertices, aliases, closes, edge closes, new
-rows, edges, successors. A row closed after being buffered is flushed first (the exclusion constraint
-sees the same sequence of states as before). The committer runs a proposal this way without savepoints per
-operation; at the first rejection it rolls the attempt back and runs it one by one (the authority on every
-rejection and on which operation an internal failure belongs to).
+- What the aggregates write (entities, aliases, fact rows, closes, successors, their vertices and edges) goes
+  into buffers, sent as one statement per table;
+- what they read back (refs, aliases, believed rows, registries) is answered from what `prefetch` fetched up
+  front for every name of the proposal, kept equal to ledger + buffers; what it does not know it asks the
+  immediate writer, after sending the buffers;
+- `conn` sends the buffers first, so any other statement sees exactly what the immediate writer would have.
+Rows are sent in an order the constraints accept: entities, vertices, aliases, closes, edge closes, new rows,
+edges, successors. A row closed after being buffered is sent first (the exclusion constraint sees the same
+sequence of states as the immediate writer's). The committer replays a proposal through the immediate writer
+when any operation was rejected (the authority on every rejection and on which operation failed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
 import psycopg
 
 from graph.age import mirror, mirror_batch
-from graph.ledger import prefetch
+from graph.ledger import entities, fact_rows, prefetch
 from graph.ledger.alias_holding import Holding, naming, overlapping
 from graph.ledger.entity import Entity
-from graph.ledger.fact_rows import FACT_COLUMNS, facts_json, plain, rows_json
 from graph.ledger.registries import EntityKind, RelationType
+from graph.ledger.writer import has_edge
+from graph.ledger.writer_immediate import Immediate
 from graph.platform.arrays import text_array
 from graph.sql import load
 
-# Operations whose handlers only write through the buffered aggregates (or through statements that flush).
-BATCHABLE = frozenset({"upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",
-                       "record_event"})
 # Rows buffered before they are sent on (within one pipeline, while the next operations are planned).
 CHUNK_ROWS = 200
 ENTITY_COLUMNS = ("id", "ref", "kind", "name", "description", "external_id", "at", "run_id")
@@ -60,11 +54,12 @@ class _Buffers:
         return any((self.entities, self.aliases, self.closes, self.facts, self.successors))
 
 
-class Batch:
-    """Stands in for one proposal's connection (see the module docstring); `real` is the connection."""
+class Buffered:
+    """One bulk proposal's writer (see the module docstring), in the caller's pipeline and transaction."""
 
-    def __init__(self, real: psycopg.Connection[Any], owner: str, expected_rows: int) -> None:
-        self.real = real
+    def __init__(self, conn: psycopg.Connection[Any], owner: str, expected_rows: int) -> None:
+        self._real = conn
+        self._now = Immediate(conn, owner)
         self.owner = owner
         self.kinds: dict[str, EntityKind | None] = {}
         self.relation_types: dict[str, RelationType | None] = {}
@@ -72,9 +67,9 @@ class Batch:
         self._by_ref: dict[str, UUID | None] = {}
         # name asked -> (namespace, entity id) of the aliases believed now whose alias_norm is lower(name)
         self._by_alias: dict[str, list[Holding]] = {}
-        # subject id -> every row believed now, when the batch knows all of them
+        # subject id -> every row believed now, when the writer knows all of them
         self._believed: dict[UUID, list[dict[str, Any]]] = {}
-        self.live_markers = True
+        self._live_markers = True
         self._ids: list[UUID] = []
         self._expected = max(expected_rows, 16)
         self._buffered_facts: set[UUID] = set()
@@ -82,38 +77,32 @@ class Batch:
         self.flushes = 0
         self._checks: list[mirror_batch.Written] = []
 
-    # --- the connection others see -------------------------------------------------------------------------
-    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> psycopg.Cursor[Any]:
+    @property
+    def conn(self) -> psycopg.Connection[Any]:
         self.flush()
-        return self.real.execute(query, params, **kwargs)
+        return self._real
 
-    def cursor(self, *args: Any, **kwargs: Any) -> Any:
-        self.flush()
-        return self.real.cursor(*args, **kwargs)
+    @property
+    def reader(self) -> psycopg.Connection[Any]:
+        return self._real
 
-    def transaction(self, *args: Any, **kwargs: Any) -> AbstractContextManager[Any]:
-        self.flush()
-        return self.real.transaction(*args, **kwargs)
+    @property
+    def live_markers(self) -> bool:
+        return self._live_markers
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.real, name)
-
-    def as_connection(self) -> psycopg.Connection[Any]:
-        return cast("psycopg.Connection[Any]", self)
-
-    # --- what the batch knows ------------------------------------------------------------------------------
+    # --- what the writer knows -----------------------------------------------------------------------------
     def prefetch(self, operations: Sequence[Any]) -> None:
         """One round trip for what the proposal will ask: entities by ref and believed aliases of every name
         in it, the believed rows of the entities named by ref, whether any suppression marker is live, the
         registry entries it names, and fresh row ids. Entities found only by alias get their rows after."""
         asked = sorted(prefetch.names_of(operations))
         names = text_array(asked)  # one parameter, not a list psycopg dumps element by element (platform.arrays)
-        with self.real.pipeline():
+        with self._real.pipeline():
             # entities by ref, live markers, registry entries: the single-operation path's one statement
-            fetch_known = prefetch.start(self.real, operations, refs=asked)
-            aliases = self.real.execute(load("batch_aliases_of_names"), {"names": names})
-            believed = self.real.execute(load("batch_believed_by_refs"), {"refs": names})
-            ids = self.real.execute(load("batch_new_ids"), {"n": self._expected})
+            fetch_known = prefetch.start(self._real, operations, refs=asked)
+            aliases = self._real.execute(load("batch_aliases_of_names"), {"names": names})
+            believed = self._real.execute(load("batch_believed_by_refs"), {"refs": names})
+            ids = self._real.execute(load("batch_new_ids"), {"n": self._expected})
         known = fetch_known()
         self._by_ref = {name: None for name in asked}
         for entity in known.entities.values():
@@ -128,7 +117,7 @@ class Batch:
             self.entities.setdefault(entity.id, entity)
             self._by_alias[row["name"]].append(Holding(row["namespace"], entity.id, row["alias_valid_from"],
                                                        row["alias_valid_to"]))
-        self.live_markers = known.live_markers
+        self._live_markers = known.live_markers
         fresh = ids.fetchone()
         self._ids = list(reversed(fresh["ids"])) if fresh is not None else []
         self.kinds = dict(known.kinds)
@@ -140,42 +129,64 @@ class Batch:
             return
         for subject in ids:
             self._believed[subject] = []
-        for row in self.real.execute(load("batch_believed_for_update"), {"ids": ids}).fetchall():
+        for row in self._real.execute(load("batch_believed_for_update"), {"ids": ids}).fetchall():
             self._believed[row["subject_id"]].append(dict(row))
 
-    def resolve(self, name: str) -> tuple[bool, Entity | None, int]:
+    def entity_kind(self, key: str) -> EntityKind | None:
+        """Asked once per proposal: registration never runs inside a commit."""
+        if key not in self.kinds:
+            self.kinds[key] = self._now.entity_kind(key)
+        return self.kinds[key]
+
+    def relation_type(self, key: str) -> RelationType | None:
+        if key not in self.relation_types:
+            self.relation_types[key] = self._now.relation_type(key)
+        return self.relation_types[key]
+
+    def by_ref(self, ref: str) -> Entity | None:
+        return None  # resolve answers from what the writer holds
+
+    def known(self, name: str) -> tuple[bool, Entity | None, int]:
         """(known, entity by exact ref else the one alias, how many entities the alias names) for `name`."""
         if name in self._by_ref and self._by_ref[name] is not None:
-            return True, self.entities[cast(UUID, self._by_ref[name])], 1
+            found = self._by_ref[name]
+            assert found is not None
+            return True, self.entities[found], 1
         if name not in self._by_ref or name not in self._by_alias:
             return False, None, 0
         holders = naming(self._by_alias[name], datetime.now(UTC))
         return True, (self.entities[holders[0]] if holders else None), len(holders)
 
-    def alias_holders(self, namespace: str, alias: str, start: datetime | None = None) -> list[UUID] | None:
-        """Entity ids holding `alias` believed in `namespace` (alias_believed), only those whose holding
-        overlaps [start, open end) when `start` is given; None when unknown here."""
+    def resolve(self, ref_or_alias: str, *, follow: bool = True) -> Entity | None:
+        known, entity, holders = self.known(ref_or_alias)
+        if not known:
+            self.flush()
+            return self._now.resolve(ref_or_alias, follow=follow)
+        if holders > 1:
+            raise entities.ambiguous(ref_or_alias)
+        if entity is not None and follow and entity.merged_into_id is not None:
+            entity = entities.survivor(self.conn, entity)
+        return entity
+
+    def alias_holders(self, alias: str, namespace: str, start: datetime | None) -> list[UUID]:
         held = self._by_alias.get(alias)
         if held is None:
-            return None
+            self.flush()
+            return self._now.alias_holders(alias, namespace, start)
         mine = [h for h in held if h.namespace == namespace]
         return overlapping(mine, start) if start is not None else list(dict.fromkeys(h.entity_id for h in mine))
 
     def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[dict[str, Any]]:
-        """As facts_believed_for_update: the rows believed now for the key, ordered by valid_from."""
         if subject not in self._believed:
             self.flush()
             self._load_believed([subject])
         rows = [r for r in self._believed[subject] if r["predicate"] == predicate and r["scope_entity_id"] == scope]
         return sorted(rows, key=lambda r: r["valid_from"])
 
-    def remember(self, entity: Entity) -> None:
-        self.entities[entity.id] = entity
-
     # --- buffered writes -----------------------------------------------------------------------------------
     def new_id(self) -> UUID:
         if not self._ids:
-            row = self.real.execute(load("batch_new_ids"), {"n": self._expected}).fetchone()
+            row = self._real.execute(load("batch_new_ids"), {"n": self._expected}).fetchone()
             self._ids = list(reversed(row["ids"])) if row is not None else []
         return self._ids.pop()
 
@@ -190,6 +201,12 @@ class Batch:
         self._believed[entity.id] = []
         return entity
 
+    def renamed(self, values: dict[str, Any], entity: Entity) -> Entity:
+        self.flush()
+        updated = self._now.renamed(values, entity)
+        self.entities[updated.id] = updated
+        return updated
+
     def insert_alias(self, values: dict[str, Any]) -> None:
         self._buf.aliases.append({k: values[k] for k in ALIAS_COLUMNS})
         alias: str = values["alias"]
@@ -200,76 +217,83 @@ class Batch:
                 self._by_alias[name].append(Holding(values["namespace"], values["entity_id"], values["valid_from"],
                                                     None))
 
-    def insert_fact(self, params: dict[str, Any], edge: dict[str, Any] | None) -> UUID:
-        """Buffer one row (params as facts_insert's, object_value and evidence as Jsonb); `edge` its REL."""
+    def insert_fact(self, row: dict[str, Any]) -> UUID:
         fact_id = self.new_id()
-        row = {k: params.get(k) for k in FACT_COLUMNS}
-        row["id"] = fact_id
-        row["object_value"], row["evidence"] = plain(row["object_value"]), plain(row["evidence"])
-        self._buf.facts.append(row)
+        buffered = {k: row.get(k) for k in fact_rows.FACT_COLUMNS}
+        buffered["id"] = fact_id
+        buffered["evidence"] = buffered["evidence"] or {}
+        if buffered["object_kind"] != "literal":
+            buffered["object_value"] = None
+        self._buf.facts.append(buffered)
         self._buffered_facts.add(fact_id)
-        if edge is not None:
-            self._buf.edges.append({**edge, "id": str(fact_id)})
-        if params["status"] == "active" and params["subject_id"] in self._believed:
-            self._believed[params["subject_id"]].append({**row, "superseded_at": None})
+        if has_edge(row):
+            self._buf.edges.append({**mirror.rel_props(row), "id": str(fact_id)})
+        if row["status"] == "active" and row["subject_id"] in self._believed:
+            self._believed[row["subject_id"]].append({**buffered, "superseded_at": None})
         return fact_id
 
-    def close(self, ids: list[str], at: datetime, status: str,
-              invalidated_by: UUID | None) -> list[dict[str, Any]] | None:
-        """Buffer closing believed rows; their rows (id, object_kind), or None when the batch does not know
-        every one of them as believed (the caller then closes them through the database)."""
-        wanted = [UUID(i) for i in ids]
+    def close_facts(self, ids: list[UUID], at: datetime, status: str, invalidated_by: UUID | None = None
+                    ) -> list[UUID]:
+        """Buffered when the writer knows every row as believed, else sent now through the immediate writer."""
+        if not ids:
+            return []
         rows: dict[UUID, dict[str, Any]] = {}
         for believed in self._believed.values():
             for row in believed:
-                if row["id"] in wanted:
+                if row["id"] in ids:
                     rows[row["id"]] = row
-        if len(rows) != len(set(wanted)):
-            return None
-        if self._buffered_facts.intersection(wanted):
-            self.flush()  # a row closed in the same proposal that inserted it: insert it first, as before
+        if len(rows) != len(set(ids)):
+            self.flush()
+            return self._now.close_facts(ids, at, status, invalidated_by)
+        if self._buffered_facts.intersection(ids):
+            self.flush()  # a row closed in the same proposal that inserted it: insert it first
         for fact_id, row in rows.items():
             self._believed[row["subject_id"]].remove(row)
             self._buf.closes.append((fact_id, at, status, invalidated_by))
             if row["object_kind"] == "entity":
                 self._buf.edge_closes.append((str(fact_id), at, status))
-        return [{"id": r["id"], "object_kind": r["object_kind"]} for r in rows.values()]
+        return list(rows)
 
     def set_successor(self, closed: UUID, successor: UUID) -> None:
         self._buf.successors.append((closed, successor))
 
+    def replace_facts(self, closing: list[dict[str, Any]], at: datetime, rows: list[dict[str, Any]],
+                      successors: dict[str, int]) -> None:
+        """Buffered in the order the flush expects: closes, new rows, successors."""
+        self.close_facts([r["id"] for r in closing], at, "superseded")
+        ids = [self.insert_fact(row) for row in rows]
+        for closed_id, index in successors.items():
+            self.set_successor(UUID(closed_id), ids[index])
+
     def flush(self) -> None:
         """Send every buffered row, one statement per table, in an order the constraints accept. In a
-        pipeline nothing waits for the server here: `finish` (or any statement read through the batch) does."""
+        pipeline nothing waits for the server here: `finish` (or any statement read through `conn`) does."""
         buf = self._buf
         if not buf:
             return
         self._buf = _Buffers()
         self._buffered_facts.clear()
         self.flushes += 1
-        conn = self.real
+        conn = self._real
         if buf.entities:
-            conn.execute(load("batch_entities_insert"), {"rows": rows_json(buf.entities)})
+            conn.execute(load("batch_entities_insert"), {"rows": fact_rows.rows_json(buf.entities)})
             self._checks.append(mirror_batch.create_entities(conn, self.owner, buf.vertices))
         if buf.aliases:
-            conn.execute(load("batch_aliases_insert"), {"rows": rows_json(buf.aliases)})
+            conn.execute(load("batch_aliases_insert"), {"rows": fact_rows.rows_json(buf.aliases)})
         if buf.closes:
-            closed = conn.execute(load("batch_facts_close"), {
-                "id": [c[0] for c in buf.closes], "at": [c[1] for c in buf.closes],
-                "status": [c[2] for c in buf.closes], "invalidated_by": [c[3] for c in buf.closes]})
+            closed = fact_rows.close_each(conn, buf.closes)
             self._checks.append(mirror_batch.Written(closed, len(buf.closes), "batch_facts_close"))
         for edge_id, at, status in buf.edge_closes:
             mirror.close_rel(conn, edge_id, at, status)
         if buf.facts:
-            conn.execute(load("batch_facts_insert"), {"rows": facts_json(buf.facts)})
+            fact_rows.insert_with_ids(conn, buf.facts)
         if buf.edges:
             self._checks.append(mirror_batch.create_rels(conn, self.owner, buf.edges))
         if buf.successors:
-            conn.execute(load("batch_facts_set_successor"), {
-                "id": [s[0] for s in buf.successors], "successor": [s[1] for s in buf.successors]})
+            fact_rows.set_successors(conn, buf.successors)
 
     def finish(self) -> None:
-        """Flush, then wait for every statement and check what each wrote."""
+        """Send the buffers, then wait for every statement and check what each wrote."""
         self.flush()
         checks, self._checks = self._checks, []
         for written in checks:
@@ -280,7 +304,3 @@ class Batch:
         if len(self._buf.facts) + len(self._buf.entities) >= CHUNK_ROWS:
             self.flush()
 
-
-def active(conn: Any) -> Batch | None:
-    """The batch `conn` stands for, or None on a real connection."""
-    return conn if isinstance(conn, Batch) else None
