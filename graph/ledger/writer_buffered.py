@@ -282,7 +282,7 @@ class Buffered:
             conn.execute(load("batch_aliases_insert"), {"rows": fact_rows.rows_json(buf.aliases)})
         if buf.closes:
             closed = fact_rows.close_each(conn, buf.closes)
-            self._checks.append(mirror_batch.Written(closed, len(buf.closes), "batch_facts_close"))
+            self._checks.append(mirror_batch.Written(closed, len(buf.closes), "fact rows closed"))
         for edge_id, at, status in buf.edge_closes:
             mirror.close_rel(conn, edge_id, at, status)
         if buf.facts:
