@@ -18,6 +18,7 @@ entity has taken since cannot be restored: the split is refused with SPLIT_CONFL
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 from uuid import UUID
 
@@ -86,11 +87,11 @@ def _unmove_facts(ctx: OpContext, inserted: list[UUID]) -> None:
         same = [h for h in held if facts.value_key(h) == facts.value_key(new)]
         plan = plan_remove(facts.as_beliefs(same), interval(new))
         close_rows(ctx, [UUID(i) for i in plan.close], "superseded")
-        by_id = {str(h["id"]): h for h in same}
+        by_id = {str(h.id): h for h in same}
         for piece in plan.insert:
             assert piece.split_from is not None
             kept = by_id[piece.split_from]
-            insert_fact(ctx, copy_row(kept), piece.interval, "active", kept["id"])
+            insert_fact(ctx, copy_row(asdict(kept)), piece.interval, "active", kept.id)
 
 
 def _restore_facts(ctx: OpContext, moves: list[dict[str, Any]]) -> list[UUID]:
@@ -108,7 +109,7 @@ def _restore_facts(ctx: OpContext, moves: list[dict[str, Any]]) -> list[UUID]:
         held = facts.believed(ctx.writer, old["subject_id"], old["predicate"], old["scope_entity_id"])
         if not old["functional"]:
             held = [h for h in held if facts.value_key(h) == facts.value_key(old)]
-        pieces = uncovered(interval(old), [interval(h) for h in held])
+        pieces = uncovered(interval(old), [facts.period(h) for h in held])
         if pieces != [interval(old)]:
             trimmed.append(old["id"])
         for piece in pieces:

@@ -16,7 +16,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg.rows import class_row
+from psycopg.rows import class_row, kwargs_row
 from psycopg.types.json import Jsonb
 from pydantic_core import PydanticSerializationError, to_json
 
@@ -26,8 +26,54 @@ FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "o
                 "valid_from", "valid_to", "recorded_at", "observed_at", "believed", "source", "source_trust_tier",
                 "changed_by", "caused_by_event_id", "confidence", "memory_type", "status", "scope_entity_id",
                 "scope_kind", "priority", "supersedes_fact_id", "run_id", "op_index", "evidence", "reason")
+FACT_ROW_FIELDS = ("id", "subject_id", "predicate", "functional", "valid_from", "valid_to", "object_kind",
+                   "object_value", "object_entity_id", "observed_at", "source", "source_trust_tier", "changed_by",
+                   "caused_by_event_id", "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority",
+                   "evidence", "reason")
 # what facts_replace.sql reads as it is (it numbers the rows and chooses their ids)
 _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
+
+
+@dataclass(frozen=True)
+class FactRow:
+    """A fact row believed now, as the time planner and the writers read it (locked for the transaction).
+
+    The columns commit_prefetch.sql reads for it; statements that read `facts.*` go through `believed_row`."""
+
+    id: UUID
+    subject_id: UUID
+    predicate: str
+    functional: bool
+    valid_from: datetime
+    valid_to: datetime | None
+    object_kind: str
+    object_value: Any
+    object_entity_id: UUID | None
+    observed_at: datetime | None
+    source: str
+    source_trust_tier: int
+    changed_by: str | None
+    caused_by_event_id: UUID | None
+    confidence: float
+    memory_type: str | None
+    scope_entity_id: UUID | None
+    scope_kind: str | None
+    priority: int | None
+    evidence: Any
+    reason: str | None
+
+    @classmethod
+    def of(cls, columns: dict[str, Any]) -> FactRow:
+        """The row of a mapping holding at least its columns (a written row, a `facts.*` row)."""
+        return cls(**{name: columns[name] for name in FACT_ROW_FIELDS})
+
+
+def _believed(**columns: Any) -> FactRow:
+    return FactRow.of(columns)
+
+
+# psycopg row factory for statements that read `facts.*` (facts_believed_for_update, batch_believed_*).
+believed_row = kwargs_row(_believed)
 
 
 @dataclass(frozen=True)

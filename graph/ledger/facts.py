@@ -7,12 +7,14 @@ What to write is decided here and in the time planner (graph/ledger/timeline.py)
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import psycopg
 
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.timeline import Belief, Interval
 from graph.sql import load
 
@@ -25,20 +27,31 @@ INHERITED = ("object_kind", "object_value", "object_entity_id", "observed_at", "
              "priority", "evidence", "reason")
 
 
-def value_key(row: dict[str, Any]) -> str:
-    """A comparable form of a row's object: the entity id, or canonical JSON of the literal."""
-    if row["object_kind"] == "entity":
-        return "entity:" + str(row["object_entity_id"])
-    return "literal:" + json.dumps(row["object_value"], sort_keys=True, separators=(",", ":"))
+def value_key(row: FactRow | Mapping[str, Any]) -> str:
+    """A comparable form of a row's object (believed, or about to be written): the entity id, or canonical JSON
+    of the literal."""
+    if isinstance(row, FactRow):
+        return object_key(row.object_kind, row.object_value, row.object_entity_id)
+    return object_key(row["object_kind"], row.get("object_value"), row.get("object_entity_id"))
 
 
-def believed(writer: Writer, subject_id: UUID, predicate: str, scope_id: UUID | None) -> list[dict[str, Any]]:
+def object_key(kind: str, value: Any, entity_id: UUID | None) -> str:
+    if kind == "entity":
+        return "entity:" + str(entity_id)
+    return "literal:" + json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def believed(writer: Writer, subject_id: UUID, predicate: str, scope_id: UUID | None) -> list[FactRow]:
     """Rows believed now for the key, locked for the rest of the transaction."""
     return writer.believed(subject_id, predicate, scope_id)
 
 
-def as_beliefs(rows: list[dict[str, Any]]) -> list[Belief]:
-    return [Belief(str(r["id"]), Interval(r["valid_from"], r["valid_to"]), value_key(r)) for r in rows]
+def period(row: FactRow) -> Interval:
+    return Interval(row.valid_from, row.valid_to)
+
+
+def as_beliefs(rows: list[FactRow]) -> list[Belief]:
+    return [Belief(str(r.id), period(r), value_key(r)) for r in rows]
 
 
 def by_id(conn: psycopg.Connection[Any], fact_id: UUID) -> dict[str, Any] | None:
@@ -57,7 +70,7 @@ def insert(writer: Writer, row: dict[str, Any]) -> UUID:
     return writer.insert_fact(row)
 
 
-def replace(writer: Writer, closing: list[dict[str, Any]], at: datetime, rows: list[dict[str, Any]],
+def replace(writer: Writer, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
             successors: dict[str, int]) -> None:
     """Carry out one plan for one key: close the believed rows `closing` (as read by `believed`) at `at`, insert
     `rows` (as `insert` takes them), and name each closed row's successor (`successors`: closed id -> index
@@ -65,5 +78,5 @@ def replace(writer: Writer, closing: list[dict[str, Any]], at: datetime, rows: l
     writer.replace_facts(closing, at, rows, successors)
 
 
-def inherit(old: dict[str, Any]) -> dict[str, Any]:
-    return {k: old[k] for k in INHERITED}
+def inherit(old: FactRow) -> dict[str, Any]:
+    return {k: getattr(old, k) for k in INHERITED}

@@ -17,6 +17,7 @@ from graph.ledger import proposal as p
 from graph.ledger.entity import Entity, parse_ref
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.op_context import OpContext, OpOutcome
 from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
 from graph.ledger.trust import principal_tier, source_tier
@@ -187,18 +188,18 @@ def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str 
     if plan.until is not None and said is not None:
         ctx.cut_short.append(cut_short.report(ctx.writer.reader, ctx.op_index, row,
                                               Interval(new.start, plan.until.interval.start), said,
-                                              next(r for r in current if str(r["id"]) == plan.until.id)))
+                                              next(r for r in current if str(r.id) == plan.until.id)))
     _carry_out(ctx, plan, current, row, supersedes)
     if row.get("caused_by_event_id") is not None:
         # the action behind the cause may be fulfilled now
         intent.on_effect(ctx.conn, row["caused_by_event_id"], row["predicate"], ctx.at)
 
 
-def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,
+def _carry_out(ctx: OpContext, plan: Any, current: list[FactRow], row: dict[str, Any] | None,
                supersedes: str | None = None) -> None:
-    by_id = {str(r["id"]): r for r in current}
-    base = {"subject_id": current[0]["subject_id"], "predicate": current[0]["predicate"],
-            "functional": current[0]["functional"]} if current else {}
+    by_id = {str(r.id): r for r in current}
+    base = {"subject_id": current[0].subject_id, "predicate": current[0].predicate,
+            "functional": current[0].functional} if current else {}
     rows: list[dict[str, Any]] = []
     new_value: int | None = None
     pieces: dict[str, int] = {}  # a closed row's first piece: what is left of it

@@ -26,6 +26,7 @@ from uuid import UUID
 import psycopg
 
 from graph.ledger.entity import Entity, parse_ref
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.registries import EntityKind, RelationType
 from graph.platform.arrays import text_array
 from graph.sql import load
@@ -42,13 +43,13 @@ class Known:
     entities: dict[str, Entity]
     stored: dict[str, Any] | None = None  # the proposal stored under the run_id asked for (payload_hash, result)
     # believed rows by (subject id, predicate), every scope, for the entities above (asked with `believed`)
-    believed: dict[tuple[UUID, str], list[dict[str, Any]]] = field(default_factory=dict)
+    believed: dict[tuple[UUID, str], list[FactRow]] = field(default_factory=dict)
 
-    def take_believed(self, subject_id: UUID, predicate: str, scope_id: UUID | None) -> list[dict[str, Any]] | None:
+    def take_believed(self, subject_id: UUID, predicate: str, scope_id: UUID | None) -> list[FactRow] | None:
         """The rows believed for the key as read with the clock (as facts_believed_for_update returns them, with
         the columns the plan reads), or None when they were not read. Once only: the operation writes them next."""
         rows = self.believed.pop((subject_id, predicate), None)
-        return None if rows is None else [r for r in rows if r["scope_entity_id"] == scope_id]
+        return None if rows is None else [r for r in rows if r.scope_entity_id == scope_id]
 
 
 def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str | None = None, *,
@@ -70,11 +71,11 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str 
         found_types: dict[str, RelationType | None] = dict.fromkeys(predicates)
         found_types.update((r["key"], RelationType.model_validate(r)) for r in row["relation_types"])
         found = [Entity.model_validate(r) for r in row["entities"]]
-        rows: dict[tuple[UUID, str], list[dict[str, Any]]] = {}
+        rows: dict[tuple[UUID, str], list[FactRow]] = {}
         if believed:
             rows = {(e.id, predicate): [] for e in found for predicate in predicates}
-            for fact in sorted(map(_typed, row["believed"]), key=lambda r: r["valid_from"]):
-                rows[(fact["subject_id"], fact["predicate"])].append(fact)
+            for fact in sorted(map(_typed, row["believed"]), key=lambda r: r.valid_from):
+                rows[(fact.subject_id, fact.predicate)].append(fact)
         return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found}, row["stored"], rows)
 
     return fetch
@@ -84,7 +85,7 @@ _IDS = ("id", "subject_id", "object_entity_id", "caused_by_event_id", "scope_ent
 _TIMES = ("valid_from", "valid_to", "observed_at")
 
 
-def _typed(row: dict[str, Any]) -> dict[str, Any]:
+def _typed(row: dict[str, Any]) -> FactRow:
     """A believed row from JSON with the types psycopg gives its columns (uuid, timestamptz); the rest (text,
     numbers, jsonb) JSON already carries as psycopg would load them."""
     for key in _IDS:
@@ -93,7 +94,7 @@ def _typed(row: dict[str, Any]) -> dict[str, Any]:
     for key in _TIMES:
         if row[key] is not None:
             row[key] = datetime.fromisoformat(row[key])
-    return row
+    return FactRow.of(row)
 
 
 def registry_keys(operations: Sequence[Any], names: Iterable[str]) -> tuple[list[str], list[str]]:

@@ -23,6 +23,7 @@ import psycopg
 
 from graph.ledger import registries
 from graph.ledger.entity import Entity
+from graph.ledger.fact_rows import FactRow
 
 
 class Writer(Protocol):
@@ -43,7 +44,7 @@ class Writer(Protocol):
         """As graph.ledger.entities.resolve, seeing what this proposal wrote."""
     def alias_holders(self, alias: str, namespace: str, start: datetime | None) -> list[UUID]:
         """Entities holding `alias` believed now; with `start`, those whose holding overlaps [start, open end)."""
-    def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[dict[str, Any]]:
+    def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[FactRow]:
         """The rows believed now for the key, ordered by valid_from, locked for the transaction."""
     def create_entity(self, values: dict[str, Any]) -> Entity: ...
     def renamed(self, values: dict[str, Any], entity: Entity) -> Entity: ...
@@ -53,7 +54,7 @@ class Writer(Protocol):
                     ) -> list[UUID]:
         """End believed rows (their edges follow); the ids closed."""
     def set_successor(self, closed: UUID, successor: UUID) -> None: ...
-    def replace_facts(self, closing: list[dict[str, Any]], at: datetime, rows: list[dict[str, Any]],
+    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
                       successors: dict[str, int]) -> None:
         """One key's plan: close `closing` as superseded at `at`, insert `rows`, and name each closed row's
         successor (`successors`: closed id -> index into `rows`)."""

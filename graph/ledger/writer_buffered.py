@@ -27,6 +27,7 @@ from graph.age import mirror, mirror_batch
 from graph.ledger import entities, fact_rows, prefetch
 from graph.ledger.alias_holding import Holding, naming, overlapping
 from graph.ledger.entity import Entity
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.registries import EntityKind, RelationType
 from graph.ledger.writer import has_edge
 from graph.ledger.writer_immediate import Immediate
@@ -68,7 +69,7 @@ class Buffered:
         # name asked -> (namespace, entity id) of the aliases believed now whose alias_norm is lower(name)
         self._by_alias: dict[str, list[Holding]] = {}
         # subject id -> every row believed now, when the writer knows all of them
-        self._believed: dict[UUID, list[dict[str, Any]]] = {}
+        self._believed: dict[UUID, list[FactRow]] = {}
         self._live_markers = True
         self._ids: list[UUID] = []
         self._expected = max(expected_rows, 16)
@@ -101,7 +102,8 @@ class Buffered:
             # entities by ref, live markers, registry entries: the single-operation path's one statement
             fetch_known = prefetch.start(self._real, operations, refs=asked)
             aliases = self._real.execute(load("batch_aliases_of_names"), {"names": names})
-            believed = self._real.execute(load("batch_believed_by_refs"), {"refs": names})
+            believed = self._real.cursor(row_factory=fact_rows.believed_row).execute(
+                load("batch_believed_by_refs"), {"refs": names})
             ids = self._real.execute(load("batch_new_ids"), {"n": self._expected})
         known = fetch_known()
         self._by_ref = {name: None for name in asked}
@@ -109,8 +111,8 @@ class Buffered:
             self._by_ref[entity.ref] = entity.id
             self.entities[entity.id] = entity
             self._believed[entity.id] = []
-        for row in believed.fetchall():
-            self._believed[row["subject_id"]].append(dict(row))
+        for fact in believed.fetchall():
+            self._believed[fact.subject_id].append(fact)
         self._by_alias = {name: [] for name in asked}
         for row in aliases.fetchall():
             entity = Entity.model_validate(row)
@@ -129,8 +131,9 @@ class Buffered:
             return
         for subject in ids:
             self._believed[subject] = []
-        for row in self._real.execute(load("batch_believed_for_update"), {"ids": ids}).fetchall():
-            self._believed[row["subject_id"]].append(dict(row))
+        cursor = self._real.cursor(row_factory=fact_rows.believed_row)
+        for fact in cursor.execute(load("batch_believed_for_update"), {"ids": ids}).fetchall():
+            self._believed[fact.subject_id].append(fact)
 
     def entity_kind(self, key: str) -> EntityKind | None:
         """Asked once per proposal: registration never runs inside a commit."""
@@ -176,12 +179,12 @@ class Buffered:
         mine = [h for h in held if h.namespace == namespace]
         return overlapping(mine, start) if start is not None else list(dict.fromkeys(h.entity_id for h in mine))
 
-    def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[dict[str, Any]]:
+    def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[FactRow]:
         if subject not in self._believed:
             self.flush()
             self._load_believed([subject])
-        rows = [r for r in self._believed[subject] if r["predicate"] == predicate and r["scope_entity_id"] == scope]
-        return sorted(rows, key=lambda r: r["valid_from"])
+        rows = [r for r in self._believed[subject] if r.predicate == predicate and r.scope_entity_id == scope]
+        return sorted(rows, key=lambda r: r.valid_from)
 
     # --- buffered writes -----------------------------------------------------------------------------------
     def new_id(self) -> UUID:
@@ -229,7 +232,7 @@ class Buffered:
         if has_edge(row):
             self._buf.edges.append({**mirror.rel_props(row), "id": str(fact_id)})
         if row["status"] == "active" and row["subject_id"] in self._believed:
-            self._believed[row["subject_id"]].append({**buffered, "superseded_at": None})
+            self._believed[row["subject_id"]].append(FactRow.of(buffered))
         return fact_id
 
     def close_facts(self, ids: list[UUID], at: datetime, status: str, invalidated_by: UUID | None = None
@@ -237,30 +240,30 @@ class Buffered:
         """Buffered when the writer knows every row as believed, else sent now through the immediate writer."""
         if not ids:
             return []
-        rows: dict[UUID, dict[str, Any]] = {}
+        rows: dict[UUID, FactRow] = {}
         for believed in self._believed.values():
             for row in believed:
-                if row["id"] in ids:
-                    rows[row["id"]] = row
+                if row.id in ids:
+                    rows[row.id] = row
         if len(rows) != len(set(ids)):
             self.flush()
             return self._now.close_facts(ids, at, status, invalidated_by)
         if self._buffered_facts.intersection(ids):
             self.flush()  # a row closed in the same proposal that inserted it: insert it first
         for fact_id, row in rows.items():
-            self._believed[row["subject_id"]].remove(row)
+            self._believed[row.subject_id].remove(row)
             self._buf.closes.append((fact_id, at, status, invalidated_by))
-            if row["object_kind"] == "entity":
+            if row.object_kind == "entity":
                 self._buf.edge_closes.append((str(fact_id), at, status))
         return list(rows)
 
     def set_successor(self, closed: UUID, successor: UUID) -> None:
         self._buf.successors.append((closed, successor))
 
-    def replace_facts(self, closing: list[dict[str, Any]], at: datetime, rows: list[dict[str, Any]],
+    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
                       successors: dict[str, int]) -> None:
         """Buffered in the order the flush expects: closes, new rows, successors."""
-        self.close_facts([r["id"] for r in closing], at, "superseded")
+        self.close_facts([r.id for r in closing], at, "superseded")
         ids = [self.insert_fact(row) for row in rows]
         for closed_id, index in successors.items():
             self.set_successor(UUID(closed_id), ids[index])

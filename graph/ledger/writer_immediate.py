@@ -16,6 +16,7 @@ from graph.errors import InvariantViolation
 from graph.ledger import entities, fact_rows, prefetch, registries
 from graph.ledger.alias_holding import Holding, overlapping
 from graph.ledger.entity import Entity
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.writer import has_edge
 from graph.sql import load
 
@@ -84,12 +85,13 @@ class Immediate:
         holdings = [Holding(namespace, r.entity_id, r.valid_from, r.valid_to) for r in rows]
         return overlapping(holdings, start) if start is not None else [h.entity_id for h in holdings]
 
-    def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[dict[str, Any]]:
+    def believed(self, subject: UUID, predicate: str, scope: UUID | None) -> list[FactRow]:
         read = self._known.take_believed(subject, predicate, scope) if self._known is not None else None
         if read is not None:
             return read
-        return list(self._conn.execute(load("facts_believed_for_update"),
-                                       {"subject_id": subject, "predicate": predicate, "scope_id": scope}))
+        cursor = self._conn.cursor(row_factory=fact_rows.believed_row)
+        return cursor.execute(load("facts_believed_for_update"),
+                              {"subject_id": subject, "predicate": predicate, "scope_id": scope}).fetchall()
 
     def create_entity(self, values: dict[str, Any]) -> Entity:
         entity = entities.from_row(self._conn.execute(load("entity_insert"), values).fetchone())
@@ -119,24 +121,24 @@ class Immediate:
     def set_successor(self, closed: UUID, successor: UUID) -> None:
         fact_rows.set_successors(self._conn, [(closed, successor)])
 
-    def replace_facts(self, closing: list[dict[str, Any]], at: datetime, rows: list[dict[str, Any]],
+    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
                       successors: dict[str, int]) -> None:
         """ONE statement (facts_replace.sql), fetched only when the mirror needs the new ids."""
         if not closing and not rows:
             return
-        close_ids = [r["id"] for r in closing]
+        close_ids = [r.id for r in closing]
         cursor = fact_rows.replace(self._conn, close_ids, [successors.get(str(i)) for i in close_ids], at, rows)
         edges = [(index, row) for index, row in enumerate(rows) if has_edge(row)]
-        closed_edges = [r for r in closing if r["object_kind"] == "entity"]
+        closed_edges = [r for r in closing if r.object_kind == "entity"]
         if not edges and not closed_edges:
             return
         done = cursor.fetchone()
         if done is None or done.closed != len(closing):
             raise InvariantViolation(f"facts_replace closed {done and done.closed} of {len(closing)} rows")
-        for row in closed_edges:
-            mirror.close_rel(self._conn, str(row["id"]), at, "superseded")
-        for index, row in edges:
-            mirror.create_rel(self._conn, self.owner, {**row, "id": done.ids[index]})
+        for old in closed_edges:
+            mirror.close_rel(self._conn, str(old.id), at, "superseded")
+        for index, new in edges:
+            mirror.create_rel(self._conn, self.owner, {**new, "id": done.ids[index]})
 
     def flush_if_full(self) -> None:
         """Nothing waits: every write was sent."""

@@ -20,6 +20,7 @@ import psycopg
 
 from graph.ledger import fact_rows
 from graph.ledger import facts as ledger_facts
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.timeline import Interval, Piece, Plan, plan_remove, plan_replace
 from graph.ledger.writer_immediate import close_with_edges
 from graph.sync.entries import Change
@@ -78,7 +79,7 @@ def plan(work: list[Work], current: dict[tuple[UUID, str], list[dict[str, Any]]]
             if not existing:  # the common case of a first sync: nothing to supersede
                 p = Plan() if change.removed else Plan(insert=[Piece(new)])
             else:
-                beliefs = ledger_facts.as_beliefs(existing)
+                beliefs = ledger_facts.as_beliefs([FactRow.of(r) for r in existing])
                 value_key = ledger_facts.value_key({"object_kind": "literal", "object_value": change.after})
                 p = plan_remove(beliefs, new) if change.removed else plan_replace(beliefs, new, value_key)
             _collect(rows, p, existing, w, change)
