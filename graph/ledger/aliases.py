@@ -11,7 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from psycopg.rows import class_row
+
 from graph.errors import BadInput, Conflict, NotFound
+from graph.ledger.alias_holding import AliasRow
 from graph.ledger.entity import Entity
 from graph.ledger.op_context import OpContext
 from graph.sql import load
@@ -35,15 +38,16 @@ def add(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: 
 
 def end(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_to: datetime, source: str) -> bool:
     """End `alias` of `entity` at `valid_to`; False when it already ended at or before then (nothing written)."""
-    rows = ctx.conn.execute(load("alias_believed_row"), {"namespace": namespace, "alias": alias}).fetchall()
-    row = next((r for r in rows if r["entity_id"] == entity.id), None)
+    cursor = ctx.conn.cursor(row_factory=class_row(AliasRow))
+    rows = cursor.execute(load("alias_believed_row"), {"namespace": namespace, "alias": alias}).fetchall()
+    row = next((r for r in rows if r.entity_id == entity.id), None)
     if row is None:
         raise NotFound(f"{entity.ref} holds no alias {alias!r} in {namespace!r}", code="UNKNOWN_ALIAS")
-    if row["valid_to"] is not None and row["valid_to"] <= valid_to:
+    if row.valid_to is not None and row.valid_to <= valid_to:
         return False
-    if valid_to <= row["valid_from"]:
-        raise BadInput(f"the alias holds from {row['valid_from'].isoformat()}: validTo must be after that",
+    if valid_to <= row.valid_from:
+        raise BadInput(f"the alias holds from {row.valid_from.isoformat()}: validTo must be after that",
                        code="BAD_INTERVAL")
-    ctx.conn.execute(load("alias_end"), {"id": row["id"], "at": ctx.at, "valid_to": valid_to, "source": source,
+    ctx.conn.execute(load("alias_end"), {"id": row.id, "at": ctx.at, "valid_to": valid_to, "source": source,
                                          "run_id": ctx.run_id, "op_index": ctx.op_index})
     return True

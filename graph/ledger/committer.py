@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel
 
@@ -176,10 +177,10 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
         clock, stored, known = _lock_clock(conn, proposal, alone, create=True)
     assert clock is not None
     if stored is not None:
-        if stored["payload_hash"] not in (digest, _legacy_hash(proposal)):
+        if stored.payload_hash not in (digest, _legacy_hash(proposal)):
             raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
                            code="RUN_ID_REUSED")
-        return CommitResult.model_validate({**stored["result"], "replayed": True})
+        return CommitResult.model_validate({**stored.result, "replayed": True})
     at = _system_time(clock, recorded_at)
     tally = _buffered(conn, principal, proposal, at, rules)
     batched = tally is not None
@@ -218,13 +219,21 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
     return result
 
 
+@dataclass(frozen=True)
+class Clock:
+    """The owner's clock row (clock_lock.sql), locked until COMMIT."""
+
+    last_recorded_at: datetime | None
+    now: datetime
+
+
 def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal, alone: bool, *, create: bool
-                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, prefetch.Known | None]:
+                ) -> tuple[Clock | None, prefetch.Stored | None, prefetch.Known | None]:
     """(the owner's clock row locked until COMMIT, the stored proposal, the prefetch): None without a row."""
     with nullcontext() if alone else conn.pipeline():
         if create:
             conn.execute(load("clock_init"))
-        locked = conn.execute(load("clock_lock"))
+        locked = conn.cursor(row_factory=class_row(Clock)).execute(load("clock_lock"))
         # A retry replays before its recordedAt is judged: the first attempt moved the clock past it. The
         # stored proposal is read by a statement after the lock's (its own snapshot: a retry that waited for
         # the lock sees what the first attempt committed); for one operation, by the prefetch's.
@@ -232,7 +241,8 @@ def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal,
             fetch = prefetch.start(conn, proposal.operations, proposal.run_id,
                                    believed=proposal.operations[0].op in PLANNED)
         else:
-            found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
+            found = conn.cursor(row_factory=class_row(prefetch.Stored)).execute(load("proposal_get"),
+                                                                                 {"run_id": proposal.run_id})
     clock = locked.fetchone()
     if not alone:
         return clock, found.fetchone(), None
@@ -293,9 +303,9 @@ def _apply(ctx: OpContext, operations: list[Any], tally: _Tally, *, savepoints: 
         ctx.writer.flush_if_full()
 
 
-def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:
+def _system_time(clock: Clock, requested: datetime | None) -> datetime:
     """The proposal's system time: strictly increasing per owner; an import may name it, never in the past."""
-    last, now = clock["last_recorded_at"], clock["now"]
+    last, now = clock.last_recorded_at, clock.now
     if requested is None:
         current: datetime = now if last is None else max(now, last + TICK)
         return current

@@ -33,6 +33,15 @@ from graph.sql import load
 
 
 @dataclass(frozen=True)
+class Stored:
+    """A proposal committed before under the same run_id: its hash and result (proposal_get.sql)."""
+
+    payload_hash: str
+    result: dict[str, Any]
+    recorded_at: datetime | None = None
+
+
+@dataclass(frozen=True)
 class Known:
     """Registry entries by key (None: not registered), whether the owner has a live suppression marker, and the
     owner's entities found by exact ref."""
@@ -41,7 +50,7 @@ class Known:
     relation_types: dict[str, RelationType | None]
     live_markers: bool
     entities: dict[str, Entity]
-    stored: dict[str, Any] | None = None  # the proposal stored under the run_id asked for (payload_hash, result)
+    stored: Stored | None = None  # the proposal stored under the run_id asked for
     # believed rows by (subject id, predicate), every scope, for the entities above (asked with `believed`)
     believed: dict[tuple[UUID, str], list[FactRow]] = field(default_factory=dict)
 
@@ -76,7 +85,8 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str 
             rows = {(e.id, predicate): [] for e in found for predicate in predicates}
             for fact in sorted(map(_typed, row["believed"]), key=lambda r: r.valid_from):
                 rows[(fact.subject_id, fact.predicate)].append(fact)
-        return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found}, row["stored"], rows)
+        stored = Stored(**row["stored"]) if row["stored"] is not None else None
+        return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found}, stored, rows)
 
     return fetch
 

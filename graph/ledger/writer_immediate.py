@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -14,7 +13,7 @@ from psycopg.rows import class_row
 from graph.age import mirror
 from graph.errors import InvariantViolation
 from graph.ledger import entities, fact_rows, prefetch, registries
-from graph.ledger.alias_holding import Holding, overlapping
+from graph.ledger.alias_holding import AliasRow, Holding, overlapping
 from graph.ledger.entity import Entity
 from graph.ledger.fact_rows import FactRow
 from graph.ledger.writer import has_edge
@@ -31,16 +30,6 @@ def close_with_edges(conn: psycopg.Connection[Any], ids: Sequence[UUID], at: dat
         if row.object_kind == "entity" and row.believed:
             mirror.close_rel(conn, str(row.id), at, status)
     return [row.id for row in closed]
-
-
-@dataclass(frozen=True)
-class _Alias:
-    """A row of alias_believed.sql."""
-
-    id: UUID
-    entity_id: UUID
-    valid_from: datetime
-    valid_to: datetime | None
 
 
 class Immediate:
@@ -80,7 +69,7 @@ class Immediate:
         return entities.resolve(self._conn, ref_or_alias, follow=follow)
 
     def alias_holders(self, alias: str, namespace: str, start: datetime | None) -> list[UUID]:
-        cursor = self._conn.cursor(row_factory=class_row(_Alias))
+        cursor = self._conn.cursor(row_factory=class_row(AliasRow))
         rows = cursor.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
         holdings = [Holding(namespace, r.entity_id, r.valid_from, r.valid_to) for r in rows]
         return overlapping(holdings, start) if start is not None else [h.entity_id for h in holdings]
