@@ -9,7 +9,7 @@ every fact-writing statement here.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,7 +17,6 @@ from uuid import UUID
 
 import psycopg
 from psycopg.rows import class_row, kwargs_row
-from psycopg.types.json import Jsonb
 from pydantic_core import PydanticSerializationError, to_json
 
 from graph.sql import load
@@ -30,6 +29,7 @@ FACT_ROW_FIELDS = ("id", "subject_id", "predicate", "functional", "valid_from", 
                    "object_value", "object_entity_id", "observed_at", "source", "source_trust_tier", "changed_by",
                    "caused_by_event_id", "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority",
                    "evidence", "reason")
+NEW_FACT_FIELDS = FACT_COLUMNS[1:]
 # what facts_replace.sql reads as it is (it numbers the rows and chooses their ids)
 _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
 
@@ -68,6 +68,54 @@ class FactRow:
         return cls(**{name: columns[name] for name in FACT_ROW_FIELDS})
 
 
+@dataclass(frozen=True)
+class NewFact:
+    """A fact row to insert, as the handlers planned it (every column of `facts` a writer sets but its id)."""
+
+    subject_id: UUID
+    predicate: str
+    functional: bool
+    object_kind: str
+    object_value: Any
+    object_entity_id: UUID | None
+    valid_from: datetime
+    valid_to: datetime | None
+    recorded_at: datetime
+    observed_at: datetime | None
+    believed: bool
+    source: str
+    source_trust_tier: int
+    changed_by: str | None
+    caused_by_event_id: UUID | None
+    confidence: float
+    memory_type: str | None
+    status: str
+    scope_entity_id: UUID | None
+    scope_kind: str | None
+    priority: int | None
+    supersedes_fact_id: UUID | str | None
+    run_id: str
+    op_index: int
+    evidence: Any
+    reason: str | None
+
+    @classmethod
+    def of(cls, row: Mapping[str, Any]) -> NewFact:
+        """The row a handler built as a mapping (columns it leaves out are NULL; evidence defaults to {})."""
+        columns: dict[str, Any] = {name: row.get(name) for name in NEW_FACT_FIELDS}
+        columns["evidence"] = columns["evidence"] or {}
+        return cls(**columns)
+
+    @property
+    def has_edge(self) -> bool:
+        """Only an active relationship row is mirrored as a REL edge."""
+        return self.object_kind == "entity" and self.status == "active"
+
+    def columns(self) -> dict[str, Any]:
+        """The row as column -> value (for a JSON document, the mirror's edge properties)."""
+        return {name: getattr(self, name) for name in NEW_FACT_FIELDS}
+
+
 def _believed(**columns: Any) -> FactRow:
     return FactRow.of(columns)
 
@@ -94,9 +142,9 @@ class Replaced:
 
 
 def replace(conn: psycopg.Connection[Any], close: Sequence[UUID], successor: Sequence[int | None], at: datetime,
-            rows: list[dict[str, Any]]) -> psycopg.Cursor[Replaced]:
+            rows: Sequence[NewFact]) -> psycopg.Cursor[Replaced]:
     """Close the believed rows `close` as superseded at `at`, each naming `rows[successor[i]]` as its successor,
-    and insert `rows` (plain values: a literal as it is, evidence a dict): one statement, fetched by the caller
+    and insert `rows`: one statement, fetched by the caller
     only when it needs the ids (a refusal then surfaces at the next fetch or at COMMIT)."""
     cursor = conn.cursor(row_factory=class_row(Replaced))
     return cursor.execute(load("facts_replace"), {"close": list(close), "successor": list(successor), "at": at,
@@ -119,8 +167,8 @@ def close_each(conn: psycopg.Connection[Any], closes: Sequence[tuple[UUID, datet
         "invalidated_by": [c[3] for c in closes]})
 
 
-def insert_with_ids(conn: psycopg.Connection[Any], rows: list[dict[str, Any]]) -> None:
-    """Insert rows whose ids were chosen before (FACT_COLUMNS, plain values), in one statement."""
+def insert_with_ids(conn: psycopg.Connection[Any], rows: Sequence[tuple[UUID, NewFact]]) -> None:
+    """Insert rows whose ids were chosen before, (id, row), in one statement."""
     conn.execute(load("batch_facts_insert"), {"rows": facts_json(rows)})
 
 
@@ -154,27 +202,22 @@ def rows_json(rows: list[dict[str, Any]]) -> str:
         return json.dumps(rows, default=_json_default, separators=(",", ":"))
 
 
-def facts_json(rows: list[dict[str, Any]]) -> str:
-    """Buffered fact rows (FACT_COLUMNS, plain values) for batch_facts_insert.sql."""
-    return rows_json([{**row, "object_value": None, "object_value_text": _literal(row)} for row in rows])
+def facts_json(rows: Sequence[tuple[UUID, NewFact]]) -> str:
+    """Rows with their ids for batch_facts_insert.sql."""
+    return rows_json([{**row.columns(), "id": fact_id, "object_value": None, "object_value_text": _literal(row)}
+                      for fact_id, row in rows])
 
 
-def numbered_facts_json(rows: list[dict[str, Any]]) -> str:
-    """Fact rows (plain values: the literal as it is, evidence a dict), each with its index `n` and without an id,
-    for facts_replace.sql."""
+def numbered_facts_json(rows: Sequence[NewFact]) -> str:
+    """Rows, each with its index `n` and without an id, for facts_replace.sql."""
     out = []
     for n, row in enumerate(rows):
-        item = {k: row.get(k) for k in _REPLACED}
+        item = {k: getattr(row, k) for k in _REPLACED}
         item["object_value_text"] = _literal(row)
-        item["evidence"] = row.get("evidence") or {}
+        item["evidence"] = row.evidence
         item["n"] = n
         out.append(item)
     return rows_json(out)
-
-
-def plain(value: Any) -> Any:
-    """A value wrapped for psycopg as Jsonb, unwrapped."""
-    return value.obj if isinstance(value, Jsonb) else value
 
 
 def _json_default(value: Any) -> str:
@@ -185,6 +228,6 @@ def _json_default(value: Any) -> str:
     raise TypeError(f"cannot send {type(value).__name__} in a batched row")
 
 
-def _literal(row: dict[str, Any]) -> str | None:
+def _literal(row: NewFact) -> str | None:
     """A literal's value as JSON text (a JSON null stays jsonb 'null'); a relationship has none (SQL NULL)."""
-    return json.dumps(row["object_value"]) if row["object_kind"] == "literal" else None
+    return json.dumps(row.object_value) if row.object_kind == "literal" else None

@@ -14,7 +14,7 @@ from uuid import UUID
 
 import psycopg
 
-from graph.ledger.fact_rows import FactRow
+from graph.ledger.fact_rows import FactRow, NewFact
 from graph.ledger.timeline import Belief, Interval
 from graph.sql import load
 
@@ -65,9 +65,9 @@ def close(writer: Writer, ids: list[UUID], at: datetime, status: str,
     return writer.close_facts(ids, at, status, invalidated_by)
 
 
-def insert(writer: Writer, row: dict[str, Any]) -> UUID:
-    """Insert one row (every column of facts_replace.sql's rows; the literal and evidence as they are)."""
-    return writer.insert_fact(row)
+def insert(writer: Writer, row: Mapping[str, Any]) -> UUID:
+    """Insert one row (the columns of fact_rows.NewFact; the literal and evidence as they are)."""
+    return writer.insert_fact(NewFact.of(row))
 
 
 def replace(writer: Writer, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
@@ -75,7 +75,7 @@ def replace(writer: Writer, closing: list[FactRow], at: datetime, rows: list[dic
     """Carry out one plan for one key: close the believed rows `closing` (as read by `believed`) at `at`, insert
     `rows` (as `insert` takes them), and name each closed row's successor (`successors`: closed id -> index
     into `rows`)."""
-    writer.replace_facts(closing, at, rows, successors)
+    writer.replace_facts(closing, at, [NewFact.of(row) for row in rows], successors)
 
 
 def inherit(old: FactRow) -> dict[str, Any]:

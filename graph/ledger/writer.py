@@ -23,7 +23,7 @@ import psycopg
 
 from graph.ledger import registries
 from graph.ledger.entity import Entity
-from graph.ledger.fact_rows import FactRow
+from graph.ledger.fact_rows import FactRow, NewFact
 
 
 class Writer(Protocol):
@@ -49,19 +49,14 @@ class Writer(Protocol):
     def create_entity(self, values: dict[str, Any]) -> Entity: ...
     def renamed(self, values: dict[str, Any], entity: Entity) -> Entity: ...
     def insert_alias(self, values: dict[str, Any]) -> None: ...
-    def insert_fact(self, row: dict[str, Any]) -> UUID: ...
+    def insert_fact(self, row: NewFact) -> UUID: ...
     def close_facts(self, ids: list[UUID], at: datetime, status: str, invalidated_by: UUID | None = None
                     ) -> list[UUID]:
         """End believed rows (their edges follow); the ids closed."""
     def set_successor(self, closed: UUID, successor: UUID) -> None: ...
-    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
+    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[NewFact],
                       successors: dict[str, int]) -> None:
         """One key's plan: close `closing` as superseded at `at`, insert `rows`, and name each closed row's
         successor (`successors`: closed id -> index into `rows`)."""
     def flush_if_full(self) -> None: ...
     def finish(self) -> None: ...
-
-
-def has_edge(row: dict[str, Any]) -> bool:
-    """Only an active relationship row is mirrored as a REL edge."""
-    return bool(row["object_kind"] == "entity" and row["status"] == "active")

@@ -27,9 +27,8 @@ from graph.age import mirror, mirror_batch
 from graph.ledger import entities, fact_rows, prefetch
 from graph.ledger.alias_holding import Holding, naming, overlapping
 from graph.ledger.entity import Entity
-from graph.ledger.fact_rows import FactRow
+from graph.ledger.fact_rows import FactRow, NewFact
 from graph.ledger.registries import EntityKind, RelationType
-from graph.ledger.writer import has_edge
 from graph.ledger.writer_immediate import Immediate
 from graph.platform.arrays import text_array
 from graph.sql import load
@@ -47,7 +46,7 @@ class _Buffers:
     aliases: list[dict[str, Any]] = field(default_factory=list)
     closes: list[tuple[UUID, datetime, str, UUID | None]] = field(default_factory=list)
     edge_closes: list[tuple[str, datetime, str]] = field(default_factory=list)
-    facts: list[dict[str, Any]] = field(default_factory=list)
+    facts: list[tuple[UUID, NewFact]] = field(default_factory=list)
     edges: list[dict[str, Any]] = field(default_factory=list)
     successors: list[tuple[UUID, UUID]] = field(default_factory=list)
 
@@ -220,19 +219,14 @@ class Buffered:
                 self._by_alias[name].append(Holding(values["namespace"], values["entity_id"], values["valid_from"],
                                                     None))
 
-    def insert_fact(self, row: dict[str, Any]) -> UUID:
+    def insert_fact(self, row: NewFact) -> UUID:
         fact_id = self.new_id()
-        buffered = {k: row.get(k) for k in fact_rows.FACT_COLUMNS}
-        buffered["id"] = fact_id
-        buffered["evidence"] = buffered["evidence"] or {}
-        if buffered["object_kind"] != "literal":
-            buffered["object_value"] = None
-        self._buf.facts.append(buffered)
+        self._buf.facts.append((fact_id, row))
         self._buffered_facts.add(fact_id)
-        if has_edge(row):
-            self._buf.edges.append({**mirror.rel_props(row), "id": str(fact_id)})
-        if row["status"] == "active" and row["subject_id"] in self._believed:
-            self._believed[row["subject_id"]].append(FactRow.of(buffered))
+        if row.has_edge:
+            self._buf.edges.append({**mirror.rel_props(row.columns()), "id": str(fact_id)})
+        if row.status == "active" and row.subject_id in self._believed:
+            self._believed[row.subject_id].append(FactRow.of({**row.columns(), "id": fact_id}))
         return fact_id
 
     def close_facts(self, ids: list[UUID], at: datetime, status: str, invalidated_by: UUID | None = None
@@ -260,7 +254,7 @@ class Buffered:
     def set_successor(self, closed: UUID, successor: UUID) -> None:
         self._buf.successors.append((closed, successor))
 
-    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
+    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[NewFact],
                       successors: dict[str, int]) -> None:
         """Buffered in the order the flush expects: closes, new rows, successors."""
         self.close_facts([r.id for r in closing], at, "superseded")

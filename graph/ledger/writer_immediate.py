@@ -15,8 +15,7 @@ from graph.errors import InvariantViolation
 from graph.ledger import entities, fact_rows, prefetch, registries
 from graph.ledger.alias_holding import AliasRow, Holding, overlapping
 from graph.ledger.entity import Entity
-from graph.ledger.fact_rows import FactRow
-from graph.ledger.writer import has_edge
+from graph.ledger.fact_rows import FactRow, NewFact
 from graph.sql import load
 
 
@@ -95,12 +94,12 @@ class Immediate:
     def insert_alias(self, values: dict[str, Any]) -> None:
         self._conn.execute(load("alias_insert"), values)
 
-    def insert_fact(self, row: dict[str, Any]) -> UUID:
-        done = fact_rows.replace(self._conn, [], [], row["recorded_at"], [row]).fetchone()
+    def insert_fact(self, row: NewFact) -> UUID:
+        done = fact_rows.replace(self._conn, [], [], row.recorded_at, [row]).fetchone()
         assert done is not None
         fact_id = done.ids[0]
-        if has_edge(row):
-            mirror.create_rel(self._conn, self.owner, {**row, "id": fact_id})
+        if row.has_edge:
+            mirror.create_rel(self._conn, self.owner, {**row.columns(), "id": fact_id})
         return fact_id
 
     def close_facts(self, ids: list[UUID], at: datetime, status: str, invalidated_by: UUID | None = None
@@ -110,14 +109,14 @@ class Immediate:
     def set_successor(self, closed: UUID, successor: UUID) -> None:
         fact_rows.set_successors(self._conn, [(closed, successor)])
 
-    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
+    def replace_facts(self, closing: list[FactRow], at: datetime, rows: list[NewFact],
                       successors: dict[str, int]) -> None:
         """ONE statement (facts_replace.sql), fetched only when the mirror needs the new ids."""
         if not closing and not rows:
             return
         close_ids = [r.id for r in closing]
         cursor = fact_rows.replace(self._conn, close_ids, [successors.get(str(i)) for i in close_ids], at, rows)
-        edges = [(index, row) for index, row in enumerate(rows) if has_edge(row)]
+        edges = [(index, row) for index, row in enumerate(rows) if row.has_edge]
         closed_edges = [r for r in closing if r.object_kind == "entity"]
         if not edges and not closed_edges:
             return
@@ -127,7 +126,7 @@ class Immediate:
         for old in closed_edges:
             mirror.close_rel(self._conn, str(old.id), at, "superseded")
         for index, new in edges:
-            mirror.create_rel(self._conn, self.owner, {**new, "id": done.ids[index]})
+            mirror.create_rel(self._conn, self.owner, {**new.columns(), "id": done.ids[index]})
 
     def flush_if_full(self) -> None:
         """Nothing waits: every write was sent."""
