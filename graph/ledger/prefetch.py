@@ -24,6 +24,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import class_row
 
 from graph.ledger.entity import Entity, parse_ref
 from graph.ledger.fact_rows import FactRow
@@ -39,6 +40,18 @@ class Stored:
     payload_hash: str
     result: dict[str, Any]
     recorded_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The one row of commit_prefetch.sql (its json columns as lists of objects)."""
+
+    live: bool
+    kinds: list[dict[str, Any]]
+    relation_types: list[dict[str, Any]]
+    entities: list[dict[str, Any]]
+    stored: dict[str, Any] | None
+    believed: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -69,24 +82,25 @@ def start(conn: psycopg.Connection[Any], operations: Sequence[Any], run_id: str 
     names_of, sorted, when the caller has them already (they are walked once per proposal)."""
     refs = sorted(names_of(operations)) if refs is None else refs
     kinds, predicates = registry_keys(operations, refs)
-    cursor = conn.execute(load("commit_prefetch"), {"kinds": text_array(kinds), "predicates": text_array(predicates),
-                                                    "refs": text_array(refs), "run_id": run_id, "believed": believed})
+    params = {"kinds": text_array(kinds), "predicates": text_array(predicates), "refs": text_array(refs),
+              "run_id": run_id, "believed": believed}
+    cursor = conn.cursor(row_factory=class_row(_Read)).execute(load("commit_prefetch"), params)
 
     def fetch() -> Known:
         row = cursor.fetchone()
         assert row is not None
         found_kinds: dict[str, EntityKind | None] = dict.fromkeys(kinds)
-        found_kinds.update((r["key"], EntityKind.model_validate(r)) for r in row["kinds"])
+        found_kinds.update((r["key"], EntityKind.model_validate(r)) for r in row.kinds)
         found_types: dict[str, RelationType | None] = dict.fromkeys(predicates)
-        found_types.update((r["key"], RelationType.model_validate(r)) for r in row["relation_types"])
-        found = [Entity.model_validate(r) for r in row["entities"]]
+        found_types.update((r["key"], RelationType.model_validate(r)) for r in row.relation_types)
+        found = [Entity.model_validate(r) for r in row.entities]
         rows: dict[tuple[UUID, str], list[FactRow]] = {}
         if believed:
             rows = {(e.id, predicate): [] for e in found for predicate in predicates}
-            for fact in sorted(map(_typed, row["believed"]), key=lambda r: r.valid_from):
+            for fact in sorted(map(_typed, row.believed), key=lambda r: r.valid_from):
                 rows[(fact.subject_id, fact.predicate)].append(fact)
-        stored = Stored(**row["stored"]) if row["stored"] is not None else None
-        return Known(found_kinds, found_types, bool(row["live"]), {e.ref: e for e in found}, stored, rows)
+        stored = Stored(**row.stored) if row.stored is not None else None
+        return Known(found_kinds, found_types, row.live, {e.ref: e for e in found}, stored, rows)
 
     return fetch
 

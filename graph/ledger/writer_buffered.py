@@ -22,6 +22,7 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import class_row, kwargs_row
 
 from graph.age import mirror, mirror_batch
 from graph.ledger import entities, fact_rows, prefetch
@@ -52,6 +53,18 @@ class _Buffers:
 
     def __bool__(self) -> bool:
         return any((self.entities, self.aliases, self.closes, self.facts, self.successors))
+
+
+@dataclass(frozen=True)
+class _Ids:
+    ids: list[UUID]
+
+
+def _named(*, name: str, namespace: str, alias_valid_from: datetime, alias_valid_to: datetime | None,
+           **entity: Any) -> tuple[str, Entity, Holding]:
+    """A row of batch_aliases_of_names.sql: the name asked, the entity holding it, and the holding."""
+    found = Entity.model_validate(entity)
+    return name, found, Holding(namespace, found.id, alias_valid_from, alias_valid_to)
 
 
 class Buffered:
@@ -100,10 +113,11 @@ class Buffered:
         with self._real.pipeline():
             # entities by ref, live markers, registry entries: the single-operation path's one statement
             fetch_known = prefetch.start(self._real, operations, refs=asked)
-            aliases = self._real.execute(load("batch_aliases_of_names"), {"names": names})
+            aliases = self._real.cursor(row_factory=kwargs_row(_named)).execute(load("batch_aliases_of_names"),
+                                                                                {"names": names})
             believed = self._real.cursor(row_factory=fact_rows.believed_row).execute(
                 load("batch_believed_by_refs"), {"refs": names})
-            ids = self._real.execute(load("batch_new_ids"), {"n": self._expected})
+            ids = self._real.cursor(row_factory=class_row(_Ids)).execute(load("batch_new_ids"), {"n": self._expected})
         known = fetch_known()
         self._by_ref = {name: None for name in asked}
         for entity in known.entities.values():
@@ -113,14 +127,12 @@ class Buffered:
         for fact in believed.fetchall():
             self._believed[fact.subject_id].append(fact)
         self._by_alias = {name: [] for name in asked}
-        for row in aliases.fetchall():
-            entity = Entity.model_validate(row)
+        for name, entity, holding in aliases.fetchall():
             self.entities.setdefault(entity.id, entity)
-            self._by_alias[row["name"]].append(Holding(row["namespace"], entity.id, row["alias_valid_from"],
-                                                       row["alias_valid_to"]))
+            self._by_alias[name].append(holding)
         self._live_markers = known.live_markers
         fresh = ids.fetchone()
-        self._ids = list(reversed(fresh["ids"])) if fresh is not None else []
+        self._ids = list(reversed(fresh.ids)) if fresh is not None else []
         self.kinds = dict(known.kinds)
         self.relation_types = dict(known.relation_types)
         self._load_believed([i for i in self.entities if i not in self._believed])
@@ -188,8 +200,9 @@ class Buffered:
     # --- buffered writes -----------------------------------------------------------------------------------
     def new_id(self) -> UUID:
         if not self._ids:
-            row = self._real.execute(load("batch_new_ids"), {"n": self._expected}).fetchone()
-            self._ids = list(reversed(row["ids"])) if row is not None else []
+            cursor = self._real.cursor(row_factory=class_row(_Ids))
+            fresh = cursor.execute(load("batch_new_ids"), {"n": self._expected}).fetchone()
+            self._ids = list(reversed(fresh.ids)) if fresh is not None else []
         return self._ids.pop()
 
     def create_entity(self, values: dict[str, Any]) -> Entity:
