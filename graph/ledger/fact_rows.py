@@ -34,7 +34,9 @@ NEW_FACT_FIELDS = FACT_COLUMNS[1:]
 _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
 
 
-@dataclass(frozen=True)
+# FactRow and NewFact are not frozen: a frozen dataclass sets each of its 20-odd fields through
+# object.__setattr__, which made building them a visible share of a bulk commit's client time.
+@dataclass
 class FactRow:
     """A fact row believed now, as the time planner and the writers read it (locked for the transaction).
 
@@ -68,7 +70,7 @@ class FactRow:
         return cls(**{name: columns[name] for name in FACT_ROW_FIELDS})
 
 
-@dataclass(frozen=True)
+@dataclass
 class NewFact:
     """A fact row to insert, as the handlers planned it (every column of `facts` a writer sets but its id)."""
 
@@ -112,8 +114,9 @@ class NewFact:
         return self.object_kind == "entity" and self.status == "active"
 
     def columns(self) -> dict[str, Any]:
-        """The row as column -> value (for a JSON document, the mirror's edge properties)."""
-        return {name: getattr(self, name) for name in NEW_FACT_FIELDS}
+        """The row as column -> value (for a JSON document, the mirror's edge properties): a copy of the
+        instance's fields, which are exactly its columns (a C-level copy; per field it cost 6 % of a bulk commit)."""
+        return dict(vars(self))
 
 
 def _believed(**columns: Any) -> FactRow:

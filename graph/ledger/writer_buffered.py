@@ -236,10 +236,12 @@ class Buffered:
         fact_id = self.new_id()
         self._buf.facts.append((fact_id, row))
         self._buffered_facts.add(fact_id)
+        columns = row.columns()
+        columns["id"] = fact_id
         if row.has_edge:
-            self._buf.edges.append({**mirror.rel_props(row.columns()), "id": str(fact_id)})
+            self._buf.edges.append({**mirror.rel_props(columns), "id": str(fact_id)})
         if row.status == "active" and row.subject_id in self._believed:
-            self._believed[row.subject_id].append(FactRow.of({**row.columns(), "id": fact_id}))
+            self._believed[row.subject_id].append(FactRow.of(columns))
         return fact_id
 
     def close_facts(self, ids: list[UUID], at: datetime, status: str, invalidated_by: UUID | None = None
