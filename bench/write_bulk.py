@@ -7,7 +7,7 @@ with its batched path switched off (one statement per operation), each on a fres
 owner, so both see the same database and the same machine load. `--profile` prints cProfile's top
 entries of one round instead. `--against DIR` runs one round with another checkout's code (its .venv and
 scratch database, `python -m bench.write_bulk --rounds 1` there) before each round of this one, so the two
-alternate under the same load.
+alternate under the same load; this checkout's rounds then run the same way, each from an empty scratch database.
 
     python -m bench.write_bulk [--people 3000] [--rounds 3] [--baseline] [--profile] [--against DIR]
 """
@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from bench.fresh_data import people, scratch
 from graph.ledger import committer
@@ -44,9 +45,13 @@ def import_people(db: Database, owner: str, n: int) -> float:
     return facts / (time.perf_counter() - started)
 
 
-def against(tree: str, people: int) -> float:
-    """One round of the same import with the code of checkout `tree` (its .venv), in a process of its own."""
-    cmd = [os.path.join(tree, ".venv", "bin", "python"), "-m", "bench.write_bulk", "--rounds", "1",
+HERE = str(Path(__file__).resolve().parent.parent)
+
+
+def against(tree: str, people: int, python: str | None = None) -> float:
+    """One round of the same import with the code of checkout `tree` (its .venv, else `python`), in a process
+    and a scratch database of its own: both sides of a comparison start from empty tables."""
+    cmd = [python or os.path.join(tree, ".venv", "bin", "python"), "-m", "bench.write_bulk", "--rounds", "1",
            "--people", str(people)]
     run = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": tree}, capture_output=True, text=True,
                          timeout=900, check=False)
@@ -83,7 +88,10 @@ def main(argv: list[str] | None = None) -> int:
                 if args.against:
                     rates["against"].append(against(args.against, args.people))
                     print(f"[write_bulk] round {i} {args.against}: {rates['against'][-1]:.0f} facts/s", flush=True)
-                for variant in rates if args.baseline else ["batched"]:
+                    rates["batched"].append(against(HERE, args.people, sys.executable))
+                    print(f"[write_bulk] round {i} batched: {rates['batched'][-1]:.0f} facts/s", flush=True)
+                    continue
+                for variant in ["batched", "one by one"] if args.baseline else ["batched"]:
                     committer.BATCHED = variant == "batched"
                     rate = import_people(db, f"{variant.replace(' ', '-')}-{i}", args.people)
                     rates[variant].append(rate)
