@@ -3,7 +3,7 @@
 On a scratch database of its own (created, migrated, dropped): an owner imports people in 500-operation
 proposals through `commit_proposal` (entity, a description fact, a `knows` relationship each: two facts,
 three operations). Rounds alternate between the committer as it is and, with `--baseline`, the committer
-with its batched path switched off (one statement per operation), each on a fresh
+with its buffered writer switched off (every write executed at once), each on a fresh
 owner, so both see the same database and the same machine load. `--profile` prints cProfile's top
 entries of one round instead. `--against DIR` runs one round with another checkout's code (its .venv and
 scratch database, `python -m bench.write_bulk --rounds 1` there) before each round of this one, so the two
