@@ -3,11 +3,13 @@
 On a scratch database of its own (created, migrated, dropped): an owner imports people in 500-operation
 proposals through `commit_proposal` (entity, a description fact, a `knows` relationship each: two facts,
 three operations). Rounds alternate between the committer as it is and, with `--baseline`, the committer
-with its batched path switched off (one statement per operation), each on a fresh
+with its buffered writer switched off (every write executed at once), each on a fresh
 owner, so both see the same database and the same machine load. `--profile` prints cProfile's top
-entries of one round instead.
+entries of one round instead. `--against DIR` runs one round with another checkout's code (its .venv and
+scratch database, `python -m bench.write_bulk --rounds 1` there) before each round of this one, so the two
+alternate under the same load; this checkout's rounds then run the same way, each from an empty scratch database.
 
-    python -m bench.write_bulk [--people 3000] [--rounds 3] [--baseline] [--profile]
+    python -m bench.write_bulk [--people 3000] [--rounds 3] [--baseline] [--profile] [--against DIR]
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ import argparse
 import cProfile
 import os
 import pstats
+import re
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from bench.fresh_data import people, scratch
 from graph.ledger import committer
@@ -40,12 +45,29 @@ def import_people(db: Database, owner: str, n: int) -> float:
     return facts / (time.perf_counter() - started)
 
 
+HERE = str(Path(__file__).resolve().parent.parent)
+
+
+def against(tree: str, people: int, python: str | None = None) -> float:
+    """One round of the same import with the code of checkout `tree` (its .venv, else `python`), in a process
+    and a scratch database of its own: both sides of a comparison start from empty tables."""
+    cmd = [python or os.path.join(tree, ".venv", "bin", "python"), "-m", "bench.write_bulk", "--rounds", "1",
+           "--people", str(people)]
+    run = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": tree}, capture_output=True, text=True,
+                         timeout=900, check=False)
+    found = re.search(r"round 0 batched: (\d+) facts/s", run.stdout)
+    if run.returncode or found is None:
+        raise RuntimeError(f"no result from {tree} (exit {run.returncode}): {run.stderr[-800:]}")
+    return float(found.group(1))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.write_bulk", description=__doc__.split("\n")[0])
     parser.add_argument("--people", type=int, default=3000, help="people per owner (3 operations each)")
     parser.add_argument("--rounds", type=int, default=3, help="owners imported per variant")
     parser.add_argument("--baseline", action="store_true", help="alternate with the one-by-one path")
     parser.add_argument("--profile", action="store_true", help="cProfile one round, print the top entries")
+    parser.add_argument("--against", metavar="DIR", help="alternate with the code of another checkout")
     args = parser.parse_args(argv)
     print(f"[write_bulk] load average {os.getloadavg()[0]:.2f} (1 min) at the start", flush=True)
     with scratch(get_settings()) as (_admin, app):
@@ -61,9 +83,15 @@ def main(argv: list[str] | None = None) -> int:
                 pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
                 pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
                 return 0
-            rates: dict[str, list[float]] = {"batched": [], "one by one": []}
+            rates: dict[str, list[float]] = {"batched": [], "one by one": [], "against": []}
             for i in range(args.rounds):
-                for variant in rates if args.baseline else ["batched"]:
+                if args.against:
+                    rates["against"].append(against(args.against, args.people))
+                    print(f"[write_bulk] round {i} {args.against}: {rates['against'][-1]:.0f} facts/s", flush=True)
+                    rates["batched"].append(against(HERE, args.people, sys.executable))
+                    print(f"[write_bulk] round {i} batched: {rates['batched'][-1]:.0f} facts/s", flush=True)
+                    continue
+                for variant in ["batched", "one by one"] if args.baseline else ["batched"]:
                     committer.BATCHED = variant == "batched"
                     rate = import_people(db, f"{variant.replace(' ', '-')}-{i}", args.people)
                     rates[variant].append(rate)
@@ -73,11 +101,15 @@ def main(argv: list[str] | None = None) -> int:
             db.close()
     for variant, got in rates.items():
         if got:
-            print(f"[write_bulk] {variant}: median {statistics.median(got):.0f} facts/s over {len(got)} rounds "
+            name = args.against if variant == "against" else variant
+            print(f"[write_bulk] {name}: median {statistics.median(got):.0f} facts/s over {len(got)} rounds "
                   f"({', '.join(f'{r:.0f}' for r in got)})")
     if rates["one by one"]:
         print(f"[write_bulk] ratio batched / one by one: "
               f"{statistics.median(rates['batched']) / statistics.median(rates['one by one']):.1f}x")
+    if rates["against"]:
+        print(f"[write_bulk] ratio to {args.against}: "
+              f"{statistics.median(rates['batched']) / statistics.median(rates['against']):.2f}x")
     print(f"[write_bulk] batched attempts repeated one by one: {dict(committer.BATCH_FALLBACKS) or 0}")
     print(f"[write_bulk] load average {os.getloadavg()[0]:.2f} (1 min) at the end")
     return 0

@@ -1,5 +1,5 @@
-"""The committer's batched path (graph/ledger/committer_batch.py) writes exactly what the
-one-by-one path writes: the same ledger rows, links, aliases, events, vertices and edges, the same results
+"""The buffered writer (graph/ledger/writer_buffered.py) writes exactly what the immediate writer writes:
+the same ledger rows, links, aliases, events, vertices and edges, the same results
 and rejections; all or nothing, idempotent, and doctor finds graph == ledger."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from psycopg.rows import dict_row
 from graph.age import mirror_batch
 from graph.age.doctor import check
 from graph.errors import Conflict, InvariantViolation
-from graph.ledger import committer, committer_batch
+from graph.ledger import committer
 from graph.ledger.committer import CommitResult, commit_proposal
 from graph.ledger.proposal import (
     AddAlias,
@@ -29,6 +29,7 @@ from graph.ledger.proposal import (
     UpsertEntity,
 )
 from graph.ledger.tokens import owner_principal
+from graph.ledger.writer_buffered import Buffered
 from graph.platform.db import Database
 
 T = datetime(2024, 1, 1, tzinfo=UTC)
@@ -230,10 +231,11 @@ def test_a_batched_mirror_failure_is_repeated_one_by_one(db: Database, owner: st
 def test_the_batch_answers_reads_from_what_it_buffered(db: Database, owner: str) -> None:
     """Unit level: a buffered entity and row are found by ref and as believed before anything is sent."""
     with db.owner_tx(owner) as conn:
-        batch = committer_batch.Batch(conn, owner, 4)
+        batch = Buffered(conn, owner, 4)
         batch.prefetch([UpsertEntity(ref="person:x", kind="person", canonical_name="X")])
-        assert batch.resolve("person:x") == (True, None, 0)
-        assert batch.resolve("person:unasked") == (False, None, 0)
+        assert batch.known("person:x") == (True, None, 0)
+        assert batch.known("person:unasked") == (False, None, 0)
         entity = batch.create_entity({"ref": "person:x", "kind": "person", "name": "X", "at": T, "run_id": "r"})
-        assert batch.resolve("person:x") == (True, entity, 1)
+        assert batch.known("person:x") == (True, entity, 1)
+        assert batch.resolve("person:x") == entity
         assert batch.kinds["person"] is not None and batch.flushes == 0  # nothing sent: the block writes nothing

@@ -112,9 +112,9 @@ def test_a_refused_write_nobody_fetched_is_internal_at_commit(db: Database, owne
     one(db, owner, "a", AssertFact(subject="person:me", predicate="name", value="A", valid_from=T, evidence=EV))
     original = facts.replace
 
-    def twice(conn: Any, owner: str, closing: list[dict[str, Any]], *args: Any) -> None:  # 0018: set once
-        original(conn, owner, closing, *args)  # facts_replace.sql, not fetched: a literal has no edge
-        conn.execute("UPDATE facts SET superseded_by_fact_id = id WHERE id = %s", (closing[0]["id"],))
+    def twice(writer: Any, closing: list[Any], *args: Any) -> None:  # 0018: set once
+        original(writer, closing, *args)  # facts_replace.sql, not fetched: a literal has no edge
+        writer.conn.execute("UPDATE facts SET superseded_by_fact_id = id WHERE id = %s", (closing[0].id,))
 
     monkeypatch.setattr(facts, "replace", twice)
     with pytest.raises(InvariantViolation, match="CheckViolation"):

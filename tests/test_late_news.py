@@ -166,7 +166,7 @@ def test_a_merge_and_a_split_follow_the_same_rule(client: TestClient, make_token
 
 def test_one_proposal_that_tells_the_later_value_first(client: TestClient,  # noqa: F811
                                                        make_token: MakeToken) -> None:  # noqa: F811
-    """Several operations are applied set-based (graph/ledger/committer_batch.py): the cut is the same."""
+    """Several operations are applied set-based (graph/ledger/writer_buffered.py): the cut is the same."""
     token = make_token(integration=True)
     assert "errors" not in gql(client, token, REGISTER, {"t": [
         {"key": "rate", "name": "rate", "cardinality": "FUNCTIONAL"}]})

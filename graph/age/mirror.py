@@ -5,6 +5,7 @@ Times travel as integer microseconds since the epoch (UTC), so Cypher compares t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,7 @@ def update_entity(conn: psycopg.Connection[Any], entity: Entity) -> None:
         "merged_into": str(entity.merged_into_id) if entity.merged_into_id else None})
 
 
-def rel_props(row: dict[str, Any]) -> dict[str, Any]:
+def rel_props(row: Mapping[str, Any]) -> dict[str, Any]:
     """The edge properties of one relationship fact row (as inserted), but for its id and owner."""
     return {"predicate": row["predicate"], "status": row["status"],
             "subject": str(row["subject_id"]), "object": str(row["object_entity_id"]),
@@ -52,7 +53,7 @@ def rel_props(row: dict[str, Any]) -> dict[str, Any]:
             "recorded_at": micros(row["recorded_at"]), "superseded_at": micros(row.get("superseded_at"))}
 
 
-def create_rel(conn: psycopg.Connection[Any], owner: str, row: dict[str, Any]) -> None:
+def create_rel(conn: psycopg.Connection[Any], owner: str, row: Mapping[str, Any]) -> None:
     """Mirror one relationship fact row (as inserted) as a REL edge."""
     _one(conn, "mirror_create_rel", {"id": str(row["id"]), "owner": owner, **rel_props(row)})
 

@@ -14,9 +14,8 @@ from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-from graph.age import mirror
 from graph.errors import BadInput, Conflict, NotFound
-from graph.ledger import entities, suppression, trust
+from graph.ledger import entities, fact_rows, facts, suppression, trust
 from graph.ledger import proposal as p
 from graph.ledger.entity import Entity
 from graph.ledger.events import record as record_event
@@ -27,7 +26,7 @@ from graph.sql import load
 
 # What the owner's confirmation adds to a pending belief: it is then as sure as anything they say.
 ACCEPTED_CONFIDENCE = 1.0
-# Columns of facts_insert.sql that a copy of a row carries over unchanged.
+# Columns of a fact row that a copy of it carries over unchanged.
 COPIED = ("subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
           "valid_from", "valid_to", "observed_at", "source", "source_trust_tier", "caused_by_event_id",
           "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority", "evidence", "reason")
@@ -61,13 +60,7 @@ def pending_fact(ctx: OpContext, fact_id: str) -> dict[str, Any]:
 
 def close_rows(ctx: OpContext, ids: list[UUID], status: str) -> list[UUID]:
     """Close the system time of rows still believed; only active relationship rows have an edge."""
-    if not ids:
-        return []
-    closed = ctx.conn.execute(load("gov_facts_close"), {"ids": ids, "at": ctx.at, "status": status}).fetchall()
-    for row in closed:
-        if row["object_kind"] == "entity" and row["believed"]:
-            mirror.close_rel(ctx.conn, str(row["id"]), ctx.at, status)
-    return [row["id"] for row in closed]
+    return facts.close(ctx.writer, ids, ctx.at, status)
 
 
 def copy_row(old: dict[str, Any], **changes: Any) -> dict[str, Any]:
@@ -99,7 +92,7 @@ def accept_proposal(ctx: OpContext, op: p.AcceptProposal) -> OpOutcome:
     close_rows(ctx, [row["id"]], "superseded")
     accepted = copy_row(row, confidence=ACCEPTED_CONFIDENCE, changed_by=ctx.run_id)
     believe(ctx, accepted, Interval(row["valid_from"], row["valid_to"]), supersedes=str(row["id"]))
-    ctx.conn.execute(load("gov_accepted_successor"), {"id": row["id"]})
+    fact_rows.set_accepted_successor(ctx.conn, row["id"])
     suppression.lift(ctx, suppression.key(row))
     ref = _subject_ref(ctx, row)
     audit(ctx, "accept", ref, {"fact_id": row["id"], "reason": op.reason},

@@ -37,10 +37,10 @@ def _move_fact(ctx: OpContext, old: dict[str, Any], gone: UUID, into: Entity) ->
         new["scope_kind"] = into.kind
     pieces = [interval(old)]
     if old["status"] == "active":
-        held = facts.believed(ctx.conn, new["subject_id"], new["predicate"], new["scope_entity_id"])
+        held = facts.believed(ctx.writer, new["subject_id"], new["predicate"], new["scope_entity_id"])
         if not old["functional"]:
             held = [h for h in held if facts.value_key(h) == facts.value_key(new)]
-        pieces = uncovered(pieces[0], [interval(h) for h in held])
+        pieces = uncovered(pieces[0], [facts.period(h) for h in held])
     status = "active" if old["status"] == "active" else "pending"
     new_ids = [insert_fact(ctx, new, piece, status, old["id"]) for piece in pieces]
     return [("fact", old["id"], n) for n in new_ids] or [("fact", old["id"], None)]

@@ -33,11 +33,11 @@ def interval(row: dict[str, Any]) -> Interval:
 def insert_fact(ctx: OpContext, row: dict[str, Any], period: Interval, status: str, supersedes: UUID) -> UUID:
     """Insert a row that replaces `supersedes`; a closed `supersedes` names it as its successor (its first
     piece, when a move or a restore writes several)."""
-    new_id = facts.insert(ctx.conn, ctx.owner, {
+    new_id = facts.insert(ctx.writer, {
         **row, "valid_from": period.start, "valid_to": period.end, "recorded_at": ctx.at,
         "believed": status == "active", "status": status, "supersedes_fact_id": supersedes,
         "changed_by": ctx.run_id, "run_id": ctx.run_id, "op_index": ctx.op_index})
-    facts.set_successor(ctx.conn, str(supersedes), new_id)
+    ctx.writer.set_successor(supersedes, new_id)
     return new_id
 
 

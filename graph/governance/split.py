@@ -18,6 +18,7 @@ entity has taken since cannot be restored: the split is refused with SPLIT_CONFL
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 from uuid import UUID
 
@@ -82,15 +83,15 @@ def _unmove_facts(ctx: OpContext, inserted: list[UUID]) -> None:
         like = [r["id"] for r in ctx.conn.execute(load("gov_facts_like"), {"ids": pending}).fetchall()]
         close_rows(ctx, like, "superseded")
     for new in (r for r in rows if r["believed"]):
-        held = facts.believed(ctx.conn, new["subject_id"], new["predicate"], new["scope_entity_id"])
+        held = facts.believed(ctx.writer, new["subject_id"], new["predicate"], new["scope_entity_id"])
         same = [h for h in held if facts.value_key(h) == facts.value_key(new)]
         plan = plan_remove(facts.as_beliefs(same), interval(new))
         close_rows(ctx, [UUID(i) for i in plan.close], "superseded")
-        by_id = {str(h["id"]): h for h in same}
+        by_id = {str(h.id): h for h in same}
         for piece in plan.insert:
             assert piece.split_from is not None
             kept = by_id[piece.split_from]
-            insert_fact(ctx, copy_row(kept), piece.interval, "active", kept["id"])
+            insert_fact(ctx, copy_row(asdict(kept)), piece.interval, "active", kept.id)
 
 
 def _restore_facts(ctx: OpContext, moves: list[dict[str, Any]]) -> list[UUID]:
@@ -105,10 +106,10 @@ def _restore_facts(ctx: OpContext, moves: list[dict[str, Any]]) -> list[UUID]:
         if not old["believed"]:
             insert_fact(ctx, copy_row(old), interval(old), "pending", supersedes)
             continue
-        held = facts.believed(ctx.conn, old["subject_id"], old["predicate"], old["scope_entity_id"])
+        held = facts.believed(ctx.writer, old["subject_id"], old["predicate"], old["scope_entity_id"])
         if not old["functional"]:
             held = [h for h in held if facts.value_key(h) == facts.value_key(old)]
-        pieces = uncovered(interval(old), [interval(h) for h in held])
+        pieces = uncovered(interval(old), [facts.period(h) for h in held])
         if pieces != [interval(old)]:
             trimmed.append(old["id"])
         for piece in pieces:

@@ -15,6 +15,16 @@ from uuid import UUID
 
 
 @dataclass(frozen=True)
+class AliasRow:
+    """A believed alias row as the ledger reads it (alias_believed.sql, alias_believed_row.sql)."""
+
+    id: UUID
+    entity_id: UUID
+    valid_from: datetime
+    valid_to: datetime | None
+
+
+@dataclass(frozen=True)
 class Holding:
     namespace: str
     entity_id: UUID

@@ -11,9 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from psycopg.rows import class_row
+
 from graph.errors import BadInput, Conflict, NotFound
-from graph.ledger import committer_batch
-from graph.ledger.alias_holding import Holding, overlapping
+from graph.ledger.alias_holding import AliasRow
 from graph.ledger.entity import Entity
 from graph.ledger.op_context import OpContext
 from graph.sql import load
@@ -22,40 +23,31 @@ from graph.sql import load
 def holders(ctx: OpContext, alias: str, namespace: str, start: datetime | None = None) -> list[UUID]:
     """The entities holding `alias` as believed now; with `start`, only those whose holding overlaps
     [start, open end) (at most one: who a holding from `start` would clash with)."""
-    batch = committer_batch.active(ctx.conn)
-    held = batch.alias_holders(namespace, alias, start) if batch is not None else None
-    if held is None:
-        rows = ctx.conn.execute(load("alias_believed"), {"namespace": namespace, "alias": alias}).fetchall()
-        holdings = [Holding(namespace, r["entity_id"], r["valid_from"], r["valid_to"]) for r in rows]
-        held = overlapping(holdings, start) if start is not None else [h.entity_id for h in holdings]
-    return held
+    return ctx.writer.alias_holders(alias, namespace, start)
 
 
 def add(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: datetime, source: str) -> None:
-    batch = committer_batch.active(ctx.conn)
     holders_ = holders(ctx, alias, namespace, valid_from)
     if any(h != entity.id for h in holders_):
         raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
     if not holders_:
         values = {"entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
                   "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index}
-        if batch is not None:
-            batch.insert_alias(values)
-        else:
-            ctx.conn.execute(load("alias_insert"), values)
+        ctx.writer.insert_alias(values)
 
 
 def end(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_to: datetime, source: str) -> bool:
     """End `alias` of `entity` at `valid_to`; False when it already ended at or before then (nothing written)."""
-    rows = ctx.conn.execute(load("alias_believed_row"), {"namespace": namespace, "alias": alias}).fetchall()
-    row = next((r for r in rows if r["entity_id"] == entity.id), None)
+    cursor = ctx.conn.cursor(row_factory=class_row(AliasRow))
+    rows = cursor.execute(load("alias_believed_row"), {"namespace": namespace, "alias": alias}).fetchall()
+    row = next((r for r in rows if r.entity_id == entity.id), None)
     if row is None:
         raise NotFound(f"{entity.ref} holds no alias {alias!r} in {namespace!r}", code="UNKNOWN_ALIAS")
-    if row["valid_to"] is not None and row["valid_to"] <= valid_to:
+    if row.valid_to is not None and row.valid_to <= valid_to:
         return False
-    if valid_to <= row["valid_from"]:
-        raise BadInput(f"the alias holds from {row['valid_from'].isoformat()}: validTo must be after that",
+    if valid_to <= row.valid_from:
+        raise BadInput(f"the alias holds from {row.valid_from.isoformat()}: validTo must be after that",
                        code="BAD_INTERVAL")
-    ctx.conn.execute(load("alias_end"), {"id": row["id"], "at": ctx.at, "valid_to": valid_to, "source": source,
+    ctx.conn.execute(load("alias_end"), {"id": row.id, "at": ctx.at, "valid_to": valid_to, "source": source,
                                          "run_id": ctx.run_id, "op_index": ctx.op_index})
     return True

@@ -19,19 +19,22 @@ from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg.rows import class_row
 from psycopg.types.json import Jsonb
 from pydantic import BaseModel
 
 from graph.errors import BadInput, Conflict, Forbidden, InvariantViolation, NotFound
 from graph.governance import decisions as governance
 from graph.governance import merge
-from graph.ledger import commit_listeners, committer_batch, prefetch
+from graph.ledger import commit_listeners, prefetch
 from graph.ledger.cut_short import CutShort
 from graph.ledger.op_context import OpContext, WriteRules
 from graph.ledger.ops import APPLY
 from graph.ledger.proposal import MemoryMutationProposal
 from graph.ledger.tokens import Principal
 from graph.ledger.trust import effective_source
+from graph.ledger.writer_buffered import Buffered
+from graph.ledger.writer_immediate import Immediate
 from graph.platform.db import Database
 from graph.settings import get_settings
 from graph.sql import load
@@ -48,15 +51,19 @@ EXPECTED = (BadInput, NotFound, Forbidden, Conflict)
 # Internal failures by kind since the process started (the server logs each one with its traceback).
 INTERNAL_FAILURES: Counter[str] = Counter()
 
-# Proposals of at least this many operations, all of kinds the batch buffers, are applied set-based first;
-# a single operation costs as much either way (measured), so it keeps the plain path.
+# Proposals of at least this many operations, all of kinds the buffered writer knows, are written through it
+# first (graph/ledger/writer_buffered.py); a single operation costs as much either way (measured), so it is
+# written immediately. False: every proposal is written immediately (the benchmarks' comparison).
 BATCHED = True
 BATCH_MIN_OPS = 2
 # A proposal of one operation runs in one pipeline with its first reads prefetched (False: as before).
 PIPELINED = True
 # Operations whose believed rows a single operation reads with the clock (the rest read them when they ask).
 PLANNED = {"assert_fact", "assert_relationship", "retract_fact"}
-# Batched attempts that failed on a constraint or the mirror and were repeated one by one (should stay 0).
+# Operations whose handlers write only through the writer (or through statements that send its buffers first).
+BUFFERABLE = frozenset({"upsert_entity", "add_alias", "assert_fact", "assert_relationship", "retract_fact",
+                        "record_event"})
+# Buffered attempts that failed on a constraint or the mirror and were repeated immediately (should stay 0).
 BATCH_FALLBACKS: Counter[str] = Counter()
 
 # Every operation's handler: the ledger's own, and the owner's governance (accept, reject, merge, split).
@@ -173,20 +180,27 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
         clock, stored, known = _lock_clock(conn, proposal, alone, create=True)
     assert clock is not None
     if stored is not None:
-        if stored["payload_hash"] not in (digest, _legacy_hash(proposal)):
+        if stored.payload_hash not in (digest, _legacy_hash(proposal)):
             raise Conflict(f"run_id {proposal.run_id!r} was already committed with other operations",
                            code="RUN_ID_REUSED")
-        return CommitResult.model_validate({**stored["result"], "replayed": True})
+        return CommitResult.model_validate({**stored.result, "replayed": True})
     at = _system_time(clock, recorded_at)
-    tally = _batched(conn, principal, proposal, at, rules)
+    tally = _buffered(conn, principal, proposal, at, rules)
     batched = tally is not None
     if tally is None:
         tally = _Tally()
-        ctx = OpContext(conn, principal, proposal.run_id, proposal.chat_id, at, rules,
-                        untrusted=proposal.untrusted, known=known)
+        ctx = OpContext(Immediate(conn, principal.owner, known), principal, proposal.run_id, proposal.chat_id, at,
+                        rules, untrusted=proposal.untrusted)
         try:
             with nullcontext() if alone else conn.transaction():
-                _apply_all(ctx, proposal, tally)
+                try:
+                    _apply(ctx, proposal.operations, tally, savepoints=len(proposal.operations) > 1)
+                except pg_errors.IntegrityError as exc:
+                    # Every operation is validated and planned against locked rows before it writes, so a
+                    # constraint that still refuses the write means the planner (or a handler) is wrong.
+                    raise _internal(f"constraint {type(exc).__name__}", ctx.op_index, exc) from exc
+                except InvariantViolation as exc:
+                    raise _internal("invariant", ctx.op_index, exc) from exc
                 tally.cut_short = ctx.cut_short
                 if tally.rejected:
                     raise _RollBack
@@ -208,13 +222,21 @@ def _commit(conn: psycopg.Connection[Any], principal: Principal, proposal: Memor
     return result
 
 
+@dataclass(frozen=True)
+class Clock:
+    """The owner's clock row (clock_lock.sql), locked until COMMIT."""
+
+    last_recorded_at: datetime | None
+    now: datetime
+
+
 def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal, alone: bool, *, create: bool
-                ) -> tuple[dict[str, Any] | None, dict[str, Any] | None, prefetch.Known | None]:
+                ) -> tuple[Clock | None, prefetch.Stored | None, prefetch.Known | None]:
     """(the owner's clock row locked until COMMIT, the stored proposal, the prefetch): None without a row."""
     with nullcontext() if alone else conn.pipeline():
         if create:
             conn.execute(load("clock_init"))
-        locked = conn.execute(load("clock_lock"))
+        locked = conn.cursor(row_factory=class_row(Clock)).execute(load("clock_lock"))
         # A retry replays before its recordedAt is judged: the first attempt moved the clock past it. The
         # stored proposal is read by a statement after the lock's (its own snapshot: a retry that waited for
         # the lock sees what the first attempt committed); for one operation, by the prefetch's.
@@ -222,7 +244,8 @@ def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal,
             fetch = prefetch.start(conn, proposal.operations, proposal.run_id,
                                    believed=proposal.operations[0].op in PLANNED)
         else:
-            found = conn.execute(load("proposal_get"), {"run_id": proposal.run_id})
+            found = conn.cursor(row_factory=class_row(prefetch.Stored)).execute(load("proposal_get"),
+                                                                                 {"run_id": proposal.run_id})
     clock = locked.fetchone()
     if not alone:
         return clock, found.fetchone(), None
@@ -230,70 +253,62 @@ def _lock_clock(conn: psycopg.Connection[Any], proposal: MemoryMutationProposal,
     return clock, known.stored, known
 
 
-def _batched(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,
-             at: datetime, rules: WriteRules) -> _Tally | None:
-    """Apply the proposal through a Batch (graph/ledger/committer_batch.py), without a savepoint per
-    operation; None (and nothing written) when it is not batchable or any operation was rejected, so the
-    one-by-one path decides every rejection and names the operation of an internal failure."""
+def _buffered(conn: psycopg.Connection[Any], principal: Principal, proposal: MemoryMutationProposal,
+              at: datetime, rules: WriteRules) -> _Tally | None:
+    """Apply the proposal through the buffered writer, without a savepoint per operation; None (and nothing
+    written) when it is not bufferable or any operation was rejected, so the immediate writer decides every
+    rejection and names the operation of an internal failure."""
     ops = proposal.operations
-    if not BATCHED or len(ops) < BATCH_MIN_OPS or any(op.op not in committer_batch.BATCHABLE for op in ops):
+    if not BATCHED or len(ops) < BATCH_MIN_OPS or any(op.op not in BUFFERABLE for op in ops):
         return None
     tally = _Tally()
     try:
         with conn.pipeline(), conn.transaction():
-            batch = committer_batch.Batch(conn, principal.owner, 2 * len(ops))
-            batch.prefetch(ops)
-            ctx = OpContext(batch.as_connection(), principal, proposal.run_id, proposal.chat_id, at, rules,
+            writer = Buffered(conn, principal.owner, 2 * len(ops))
+            writer.prefetch(ops)
+            ctx = OpContext(writer, principal, proposal.run_id, proposal.chat_id, at, rules,
                             untrusted=proposal.untrusted)
-            for index, op in enumerate(ops):
-                ctx.op_index = index
-                source = effective_source(principal, op.source)
-                bound = op if source == op.source else op.model_copy(update={"source": source})
-                if HANDLERS[op.op](ctx, bound) == "pending":
-                    tally.pending += 1
-                else:
-                    tally.committed += 1
-                batch.flush_if_full()
-            batch.finish()
+            _apply(ctx, ops, tally, savepoints=False)
+            if tally.rejected:
+                raise _RollBack
+            writer.finish()
             tally.cut_short = ctx.cut_short
-    except EXPECTED:
+    except (_RollBack, *EXPECTED):
         return None
     except (pg_errors.IntegrityError, InvariantViolation) as exc:
-        # the one-by-one path repeats it and reports it as INTERNAL at its operation, if it is real
+        # the immediate writer repeats it and reports it as INTERNAL at its operation, if it is real
         BATCH_FALLBACKS[type(exc).__name__] += 1
-        log.warning("batched commit failed (%s), repeating one by one: %s", type(exc).__name__, _first_line(exc))
+        log.warning("buffered commit failed (%s), repeating immediately: %s", type(exc).__name__, _first_line(exc))
         return None
     return tally
 
 
-def _apply_all(ctx: OpContext, proposal: MemoryMutationProposal, tally: _Tally) -> None:
-    # A savepoint per operation lets the later ones be judged after one was rejected; a single operation
-    # has none after it, and the proposal's own savepoint undoes it (two round trips less per commit).
-    alone = len(proposal.operations) == 1
-    for index, op in enumerate(proposal.operations):
+def _apply(ctx: OpContext, operations: list[Any], tally: _Tally, *, savepoints: bool) -> None:
+    """Run every operation's handler through `ctx.writer`. With `savepoints`, each operation has its own, so the
+    later ones are judged after one was rejected; without (a single operation, or the buffered writer, whose
+    attempt is replayed on any rejection), the first rejection ends the run."""
+    for index, op in enumerate(operations):
         ctx.op_index = index
         try:
-            bound = op.model_copy(update={"source": effective_source(ctx.principal, op.source)})
-            with nullcontext() if alone else ctx.conn.transaction():
+            source = effective_source(ctx.principal, op.source)
+            bound = op if source == op.source else op.model_copy(update={"source": source})
+            with ctx.conn.transaction() if savepoints else nullcontext():
                 outcome = HANDLERS[op.op](ctx, bound)
         except EXPECTED as exc:
             tally.rejected.append(Rejected(op_index=index, code=exc.code, message=exc.message))
+            if not savepoints:
+                return
             continue
-        except pg_errors.IntegrityError as exc:
-            # Every operation is validated and planned against locked rows before it writes, so a
-            # constraint that still refuses the write means the planner (or a handler) is wrong.
-            raise _internal(f"constraint {type(exc).__name__}", index, exc) from exc
-        except InvariantViolation as exc:
-            raise _internal("invariant", index, exc) from exc
         if outcome == "pending":
             tally.pending += 1
         else:
             tally.committed += 1
+        ctx.writer.flush_if_full()
 
 
-def _system_time(clock: dict[str, Any], requested: datetime | None) -> datetime:
+def _system_time(clock: Clock, requested: datetime | None) -> datetime:
     """The proposal's system time: strictly increasing per owner; an import may name it, never in the past."""
-    last, now = clock["last_recorded_at"], clock["now"]
+    last, now = clock.last_recorded_at, clock.now
     if requested is None:
         current: datetime = now if last is None else max(now, last + TICK)
         return current

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from graph.governance import phrases
 from graph.ledger import entities
 from graph.ledger.entity import Entity
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.timeline import Interval
 
 
@@ -56,7 +57,7 @@ def text(item: CutShort, lang: phrases.Lang) -> str:
 
 
 def report(reader: psycopg.Connection[Any], op_index: int, row: dict[str, Any], period: Interval,
-           said: dict[str, Any], later: dict[str, Any]) -> CutShort:
+           said: dict[str, Any], later: FactRow) -> CutShort:
     """The report of fact `row` (as the committer writes it) believed over `period` only, up to `later`;
     `said` holds the operation's subject, relation type, object (or None) and whether the owner said it."""
     obj: Entity | None = said["object"]
@@ -69,20 +70,21 @@ def report(reader: psycopg.Connection[Any], op_index: int, row: dict[str, Any], 
         "ends_at": period.end, "by_user": said["by_user"]}, later)
 
 
-def record(reader: psycopg.Connection[Any], fields: dict[str, Any], later: dict[str, Any]) -> CutShort:
+def record(reader: psycopg.Connection[Any], fields: dict[str, Any], later: FactRow) -> CutShort:
     """The report of one cut: `fields` says what was asserted (op_index, subject, subject_name, predicate,
     predicate_name, kind, value, object name, valid_from, ends_at, by_user); `later` is the believed row
     whose start ends it. `reader` reads the later object's name and the owner's language."""
-    later_kind = later["object_kind"]
-    later_entity = entities.by_id(reader, later["object_entity_id"]) if later_kind == "entity" else None
+    later_kind = later.object_kind
+    entity_id = later.object_entity_id
+    later_entity = entities.by_id(reader, entity_id) if later_kind == "entity" and entity_id is not None else None
     later_value = later_entity.ref if later_entity else (
-        str(later["object_entity_id"]) if later_kind == "entity" else later["object_value"])
+        str(entity_id) if later_kind == "entity" else later.object_value)
     item = CutShort(
         op_index=fields["op_index"], subject=fields["subject"], subject_name=fields["subject_name"],
         predicate=fields["predicate"], predicate_name=fields["predicate_name"], value=fields["value"],
         shown=shown(fields["kind"], fields["value"], fields["object_name"]), valid_from=fields["valid_from"],
-        ends_at=fields["ends_at"], later_fact_id=str(later["id"]), later_value=later_value,
-        later_shown=shown(later_kind, later["object_value"], later_entity.canonical_name if later_entity else None),
+        ends_at=fields["ends_at"], later_fact_id=str(later.id), later_value=later_value,
+        later_shown=shown(later_kind, later.object_value, later_entity.canonical_name if later_entity else None),
         by_user=fields["by_user"], message="")
     item.message = text(item, phrases.owner_language(reader))
     return item

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import psycopg
 
-from graph.age import mirror
-from graph.errors import BadInput, NotFound
-from graph.ledger import committer_batch
+from graph.errors import BadInput, InvariantViolation, NotFound
 from graph.ledger.entity import REF, Entity, parse_ref
 from graph.sql import load
+
+if TYPE_CHECKING:
+    from graph.ledger.writer import Writer
 
 
 def _row(row: dict[str, Any] | None) -> Entity | None:
     return Entity.model_validate(row) if row else None
+
+
+def from_row(row: dict[str, Any] | None) -> Entity:
+    """The entity a write returned (entity_insert, entity_update: RETURNING the entity's columns)."""
+    if row is None:
+        raise InvariantViolation("an entity write returned no row")
+    return Entity.model_validate(row)
 
 
 def by_id(conn: psycopg.Connection[Any], entity_id: UUID) -> Entity | None:
@@ -37,18 +45,10 @@ def resolve(conn: psycopg.Connection[Any], ref_or_alias: str, *, follow: bool = 
     """An entity by exact ref, else by an alias believed at `system_time` (now when None) that names
     exactly one entity; with `follow`, the survivor it was merged into as of that system time.
 
-    The rule is one database function (wm_resolve, migrations/0074), which the reads of graph.reads.temporal
-    also call inside their own statement; inside a batched proposal the batch's own entities come first."""
-    batch = committer_batch.active(conn)
-    known, entity, holders = batch.resolve(ref_or_alias) if batch and system_time is None else (False, None, 0)
-    if not known:
-        params = {"name": ref_or_alias, "system_time": system_time, "follow": follow}
-        return resolved(conn.execute(load("entity_resolve"), params).fetchone(), ref_or_alias)
-    if holders > 1:
-        raise ambiguous(ref_or_alias)
-    if entity is not None and follow:
-        entity = survivor(conn, entity, system_time)
-    return entity
+    The rule is one database function (wm_resolve), which the reads of graph.reads.temporal also call inside
+    their own statement; a proposal resolves through its writer (Writer.resolve), which sees what it wrote."""
+    params = {"name": ref_or_alias, "system_time": system_time, "follow": follow}
+    return resolved(conn.execute(load("entity_resolve"), params).fetchone(), ref_or_alias)
 
 
 def ambiguous(ref_or_alias: str) -> BadInput:
@@ -74,27 +74,30 @@ def resolved(row: dict[str, Any] | None, ref_or_alias: str) -> Entity | None:
 def require(conn: psycopg.Connection[Any], ref_or_alias: str) -> Entity:
     entity = resolve(conn, ref_or_alias)
     if entity is None:
-        raise NotFound(f"no entity {ref_or_alias!r}", code="UNKNOWN_ENTITY")
+        raise unknown(ref_or_alias)
     return entity
 
 
-def create(conn: psycopg.Connection[Any], owner: str, values: dict[str, Any]) -> Entity:
+def required(writer: Writer, ref_or_alias: str) -> Entity:
+    """As `require`, inside a proposal: it sees the entities the proposal created."""
+    entity = writer.resolve(ref_or_alias)
+    if entity is None:
+        raise unknown(ref_or_alias)
+    return entity
+
+
+def unknown(ref_or_alias: str) -> NotFound:
+    return NotFound(f"no entity {ref_or_alias!r}", code="UNKNOWN_ENTITY")
+
+
+def create(writer: Writer, values: dict[str, Any]) -> Entity:
     """Insert an entity (ref, kind, name, description, external_id, at, run_id) and its vertex."""
-    batch = committer_batch.active(conn)
-    if batch is not None:
-        return batch.create_entity(values)
-    entity = Entity.model_validate(conn.execute(load("entity_insert"), values).fetchone())
-    mirror.create_entity(conn, owner, entity)
-    return entity
+    return writer.create_entity(values)
 
 
-def rename(conn: psycopg.Connection[Any], owner: str, entity: Entity, values: dict[str, Any]) -> Entity:
-    updated = Entity.model_validate(conn.execute(load("entity_update"), {**values, "id": entity.id}).fetchone())
-    mirror.update_entity(conn, updated)
-    batch = committer_batch.active(conn)
-    if batch is not None:
-        batch.remember(updated)
-    return updated
+def rename(writer: Writer, entity: Entity, values: dict[str, Any]) -> Entity:
+    """Give `entity` the name, description and external id of `values` (as `create` takes them)."""
+    return writer.renamed(values, entity)
 
 
 def ref_rules(ref: str) -> str:

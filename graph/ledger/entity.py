@@ -1,5 +1,5 @@
 """An entity row and the shape of its ref: the value every ledger module passes around, below the modules that
-read and write entities (entities, committer_batch, prefetch, the graph mirror)."""
+read and write entities (entities, the writers, prefetch, the graph mirror)."""
 
 from __future__ import annotations
 

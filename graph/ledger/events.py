@@ -44,8 +44,8 @@ def record(ctx: OpContext, op: p.RecordEvent) -> Any:
         op = op.model_copy(update={"source": ctx.principal.source})
     if ctx.conn.execute(load("event_type_exists"), {"key": op.event_type}).fetchone() is None:
         raise BadInput(f"unknown event type {op.event_type!r}", code="UNKNOWN_EVENT_TYPE")
-    actor = entities.require(ctx.conn, op.actor) if op.actor else None
-    target = entities.require(ctx.conn, op.target) if op.target else None
+    actor = entities.required(ctx.writer, op.actor) if op.actor else None
+    target = entities.required(ctx.writer, op.target) if op.target else None
     cause = None
     if op.caused_by is not None:
         cause = lookup(ctx.conn, op.caused_by)

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import psycopg
 
-from graph.ledger import prefetch
 from graph.ledger.cut_short import CutShort
 from graph.ledger.tokens import Principal
 from graph.settings import Settings
+
+if TYPE_CHECKING:
+    from graph.ledger.writer import Writer
 
 OpOutcome = Literal["committed", "pending"]
 
@@ -33,9 +35,10 @@ class WriteRules:
 @dataclass
 class OpContext:
     """One proposal's transaction. Every op reaching a handler has its `source` bound to the principal's
-    (graph.ledger.trust.effective_source), so handlers read `op.source` as who said it."""
+    (graph.ledger.trust.effective_source), so handlers read `op.source` as who said it. Handlers write through
+    `writer` (graph/ledger/writer.py), chosen by the committer."""
 
-    conn: psycopg.Connection[Any]
+    writer: Writer
     principal: Principal
     run_id: str
     chat_id: str | None
@@ -43,10 +46,13 @@ class OpContext:
     rules: WriteRules
     op_index: int = 0
     untrusted: bool = False
-    # registry entries, live markers and entities by ref read with the owner's clock (one operation alone)
-    known: prefetch.Known | None = None
     # open assertions that ended early at a change already known (graph.ledger.cut_short)
     cut_short: list[CutShort] = field(default_factory=list)
+
+    @property
+    def conn(self) -> psycopg.Connection[Any]:
+        """The transaction's connection for statements the writer does not know; what it holds is sent first."""
+        return self.writer.conn
 
     @property
     def owner(self) -> str:

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from graph.errors import BadInput, Forbidden, NotFound
-from graph.ledger import aliases, committer_batch, cut_short, entities, facts, registries, suppression, trust
+from graph.ledger import aliases, cut_short, entities, facts, registries, suppression, trust
 from graph.ledger import proposal as p
 from graph.ledger.entity import Entity, parse_ref
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.op_context import OpContext, OpOutcome
 from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
 from graph.ledger.trust import principal_tier, source_tier
@@ -24,26 +25,11 @@ from graph.reads import intent
 
 
 def _entity_kind(ctx: OpContext, key: str) -> registries.EntityKind | None:
-    """The registry's kind; a batch asks once per proposal (registration never runs inside a commit)."""
-    batch = committer_batch.active(ctx.conn)
-    if batch is None:
-        if ctx.known is not None and key in ctx.known.kinds:
-            return ctx.known.kinds[key]
-        return registries.get_entity_kind(ctx.conn, key)
-    if key not in batch.kinds:
-        batch.kinds[key] = registries.get_entity_kind(batch.real, key)
-    return batch.kinds[key]
+    return ctx.writer.entity_kind(key)
 
 
 def _relation_type(ctx: OpContext, key: str) -> registries.RelationType | None:
-    batch = committer_batch.active(ctx.conn)
-    if batch is None:
-        if ctx.known is not None and key in ctx.known.relation_types:
-            return ctx.known.relation_types[key]
-        return registries.get_relation_type(ctx.conn, key)
-    if key not in batch.relation_types:
-        batch.relation_types[key] = registries.get_relation_type(batch.real, key)
-    return batch.relation_types[key]
+    return ctx.writer.relation_type(key)
 
 
 def _source(op: p._Op) -> str:
@@ -58,7 +44,7 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     entities.check_ref(op.ref, op.kind)
     values = {"ref": op.ref, "kind": op.kind, "name": op.canonical_name, "description": op.description,
               "external_id": op.external_id, "at": ctx.at, "run_id": ctx.run_id}
-    entity = entities.resolve(ctx.conn, op.ref, follow=False)
+    entity = ctx.writer.resolve(op.ref, follow=False)
     if entity is not None and entity.ref == op.ref:
         if entity.kind != op.kind:
             raise BadInput(f"{op.ref} exists with kind {entity.kind!r}", code="KIND_MISMATCH")
@@ -68,16 +54,16 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
             what = "rename" if entity.canonical_name != op.canonical_name else "describe or add aliases to"
             _may_change(ctx, op, kind.privileged, f"{what} {op.ref}")
         if entity.canonical_name != op.canonical_name or op.description or op.external_id:
-            entity = entities.rename(ctx.conn, ctx.owner, entity, values)
+            entity = entities.rename(ctx.writer, entity, values)
     else:
-        entity = entities.create(ctx.conn, ctx.owner, values)
+        entity = entities.create(ctx.writer, values)
     for alias in op.aliases:
         aliases.add(ctx, entity, alias, "core", ctx.at, _source(op))
     return "committed"
 
 
 def add_alias(ctx: OpContext, op: p.AddAlias) -> OpOutcome:
-    entity = entities.require(ctx.conn, op.ref)
+    entity = entities.required(ctx.writer, op.ref)
     if entity.id not in aliases.holders(ctx, op.alias, op.namespace):
         _may_change(ctx, op, _privileged_kind(ctx, entity.kind), f"add an alias to {entity.ref}")
     aliases.add(ctx, entity, op.alias, op.namespace, op.valid_from or ctx.at, _source(op))
@@ -86,7 +72,7 @@ def add_alias(ctx: OpContext, op: p.AddAlias) -> OpOutcome:
 
 def end_alias(ctx: OpContext, op: p.EndAlias) -> OpOutcome:
     """End an identity's world time, history kept (refused where a retraction of the same token would be)."""
-    entity = entities.require(ctx.conn, op.ref)
+    entity = entities.required(ctx.writer, op.ref)
     _may_change(ctx, op, _privileged_kind(ctx, entity.kind), f"end an alias of {entity.ref}")
     aliases.end(ctx, entity, op.alias, op.namespace, op.valid_to or ctx.at, _source(op))
     return "committed"
@@ -95,8 +81,8 @@ def end_alias(ctx: OpContext, op: p.EndAlias) -> OpOutcome:
 def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
     """Resolve a subject (or a relationship's object); a well-formed `kind:slug` of a registered kind is
     created on first use."""
-    known = ctx.known.entities.get(ref) if ctx.known is not None else None
-    entity = entities.survivor(ctx.conn, known) if known is not None else entities.resolve(ctx.conn, ref)
+    known = ctx.writer.by_ref(ref)
+    entity = entities.survivor(ctx.conn, known) if known is not None else ctx.writer.resolve(ref)
     if entity is not None:
         return entity
     parsed = parse_ref(ref)
@@ -107,7 +93,7 @@ def _subject(ctx: OpContext, ref: str, source: str) -> Entity:
         raise NotFound(f"no entity {ref!r} (and it is not a kind:slug ref of a known kind)",
                        code="UNKNOWN_ENTITY")
     upsert_entity(ctx, p.UpsertEntity(ref=ref, kind=parsed[0], canonical_name=parsed[1], source=source))
-    return entities.require(ctx.conn, ref)
+    return entities.required(ctx.writer, ref)
 
 
 def _interval(op: p._Timed) -> Interval:
@@ -126,7 +112,7 @@ def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> Any:
 
 
 def _scope(ctx: OpContext, ref: str | None) -> Entity | None:
-    return entities.require(ctx.conn, ref) if ref else None
+    return entities.required(ctx.writer, ref) if ref else None
 
 
 def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity | None) -> OpOutcome:
@@ -161,12 +147,10 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
         "priority": op.priority, "evidence": op.evidence.model_dump() if op.evidence else {},
         "reason": op.reason,
     }
-    batch = committer_batch.active(ctx.conn)
-    live = batch.live_markers if batch is not None else ctx.known is None or ctx.known.live_markers
-    if live:  # without a live marker, screening neither rejects nor lifts
+    if ctx.writer.live_markers:  # without a live marker, screening neither rejects nor lifts
         suppression.screen(ctx, source, row)
     if op.confidence < ctx.rules.pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
-        facts.insert(ctx.conn, ctx.owner, _row(ctx, row, new, status="pending", supersedes=None))
+        facts.insert(ctx.writer, _row(ctx, row, new, status="pending", supersedes=None))
         return "pending"
     believe(ctx, row, new, replace_later=op.replace_later,
             said={"subject": subject, "rt": rt, "object": obj, "by_user": source == "user"})
@@ -195,28 +179,27 @@ def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str 
     `supersedes` names the row it replaces when the plan closes none (e.g. an accepted pending fact).
     `said` (subject, rt, object, by_user) lets a cut be reported to the caller (graph.ledger.cut_short).
     """
-    current = facts.believed(ctx.conn, row["subject_id"], row["predicate"], row["scope_entity_id"], ctx.known)
+    current = facts.believed(ctx.writer, row["subject_id"], row["predicate"], row["scope_entity_id"])
     key = facts.value_key(row)
     if row["functional"]:
         plan = plan_replace(facts.as_beliefs(current), new, key, replace_later=replace_later)
     else:
         plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
     if plan.until is not None and said is not None:
-        batch = committer_batch.active(ctx.conn)
-        ctx.cut_short.append(cut_short.report(batch.real if batch is not None else ctx.conn, ctx.op_index, row,
+        ctx.cut_short.append(cut_short.report(ctx.writer.reader, ctx.op_index, row,
                                               Interval(new.start, plan.until.interval.start), said,
-                                              next(r for r in current if str(r["id"]) == plan.until.id)))
+                                              next(r for r in current if str(r.id) == plan.until.id)))
     _carry_out(ctx, plan, current, row, supersedes)
     if row.get("caused_by_event_id") is not None:
         # the action behind the cause may be fulfilled now
         intent.on_effect(ctx.conn, row["caused_by_event_id"], row["predicate"], ctx.at)
 
 
-def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: dict[str, Any] | None,
+def _carry_out(ctx: OpContext, plan: Any, current: list[FactRow], row: dict[str, Any] | None,
                supersedes: str | None = None) -> None:
-    by_id = {str(r["id"]): r for r in current}
-    base = {"subject_id": current[0]["subject_id"], "predicate": current[0]["predicate"],
-            "functional": current[0]["functional"]} if current else {}
+    by_id = {str(r.id): r for r in current}
+    base = {"subject_id": current[0].subject_id, "predicate": current[0].predicate,
+            "functional": current[0].functional} if current else {}
     rows: list[dict[str, Any]] = []
     new_value: int | None = None
     pieces: dict[str, int] = {}  # a closed row's first piece: what is left of it
@@ -233,7 +216,7 @@ def _carry_out(ctx: OpContext, plan: Any, current: list[dict[str, Any]], row: di
     # every closed row names its successor: the new value that replaced it, else what is left of it
     successors = {closed: index for closed in plan.close
                   if (index := new_value if new_value is not None else pieces.get(closed)) is not None}
-    facts.replace(ctx.conn, ctx.owner, [by_id[c] for c in plan.close], ctx.at, rows, successors)
+    facts.replace(ctx.writer, [by_id[c] for c in plan.close], ctx.at, rows, successors)
 
 
 def _row(ctx: OpContext, row: dict[str, Any], interval: Interval, *, status: str,
@@ -262,15 +245,15 @@ def _may_change(ctx: OpContext, op: p._Op, privileged: bool, what: str) -> None:
 
 def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
     """End a belief over a period (refused where the same token's assertion would wait for review)."""
-    subject = entities.require(ctx.conn, op.subject)
+    subject = entities.required(ctx.writer, op.subject)
     rt = _predicate(ctx, op, subject)
     _may_change(ctx, op, rt.privileged or _privileged_kind(ctx, subject.kind), f"end {op.predicate!r}")
     cut = _interval(op)
     scope = _scope(ctx, op.scope)
-    current = facts.believed(ctx.conn, subject.id, op.predicate, scope.id if scope else None, ctx.known)
+    current = facts.believed(ctx.writer, subject.id, op.predicate, scope.id if scope else None)
     beliefs = facts.as_beliefs(current)
     if op.object is not None:
-        target = entities.require(ctx.conn, op.object)
+        target = entities.required(ctx.writer, op.object)
         beliefs = [b for b in beliefs if b.value == f"entity:{target.id}"]
     elif op.value is not None:
         key = facts.value_key({"object_kind": "literal", "object_value": op.value})

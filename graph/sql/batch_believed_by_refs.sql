@@ -1,6 +1,6 @@
 -- batch_believed_by_refs: every row believed now of the owner's entities named by exact ref in %(refs)s (all
 -- predicates and scopes), locked for the rest of the transaction, as batch_believed_for_update gives them
--- for ids; the batched committer filters them per (predicate, scope) as facts_believed_for_update would.
+-- for ids; the buffered writer filters them per (predicate, scope) as facts_believed_for_update would.
 -- Columns: facts.*.
 SELECT *
 FROM facts

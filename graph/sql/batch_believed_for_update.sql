@@ -1,5 +1,5 @@
 -- batch_believed_for_update: every row believed now of the subjects %(ids)s (all predicates and scopes),
--- locked for the rest of the transaction; the batched committer filters them per (predicate, scope) as
+-- locked for the rest of the transaction; the buffered writer filters them per (predicate, scope) as
 -- facts_believed_for_update would. Columns: facts.*.
 SELECT *
 FROM facts

@@ -1,6 +1,6 @@
--- batch_facts_insert: many fact rows in one statement (as facts_insert, ids chosen by batch_new_ids).
--- %(rows)s is one JSON array of objects (graph/ledger/committer_batch.py); object_value travels as JSON text
--- so a literal JSON null stays a jsonb 'null', as facts_insert stores it, and a relationship's stays SQL NULL.
+-- batch_facts_insert: many fact rows in one statement, ids chosen by batch_new_ids (the buffered writer's).
+-- %(rows)s is one JSON array of objects (graph/ledger/writer_buffered.py); object_value travels as JSON text
+-- so a literal JSON null stays a jsonb 'null', as facts_replace stores it, and a relationship's stays SQL NULL.
 INSERT INTO facts (
     id, subject_id, predicate, functional, object_kind, object_value, object_entity_id,
     valid_from, valid_to, recorded_at, observed_at, believed, source, source_trust_tier, changed_by,

@@ -18,10 +18,13 @@ from uuid import UUID
 
 import psycopg
 
+from graph.ledger import fact_rows
 from graph.ledger import facts as ledger_facts
+from graph.ledger.fact_rows import FactRow
 from graph.ledger.timeline import Interval, Piece, Plan, plan_remove, plan_replace
+from graph.ledger.writer_immediate import close_with_edges
 from graph.sync.entries import Change
-from graph.sync.store import batch, chunks, fetch, write_rows
+from graph.sync.store import as_json, chunks, fetch
 
 WINDOWED = "windowed"
 
@@ -76,7 +79,7 @@ def plan(work: list[Work], current: dict[tuple[UUID, str], list[dict[str, Any]]]
             if not existing:  # the common case of a first sync: nothing to supersede
                 p = Plan() if change.removed else Plan(insert=[Piece(new)])
             else:
-                beliefs = ledger_facts.as_beliefs(existing)
+                beliefs = ledger_facts.as_beliefs([FactRow.of(r) for r in existing])
                 value_key = ledger_facts.value_key({"object_kind": "literal", "object_value": change.after})
                 p = plan_remove(beliefs, new) if change.removed else plan_replace(beliefs, new, value_key)
             _collect(rows, p, existing, w, change)
@@ -125,13 +128,15 @@ def write(conn: psycopg.Connection[Any], rows: _Rows, *, at: datetime, source: s
           run_id: str, retention: str = WINDOWED) -> list[dict[str, Any]]:
     """Close, insert and link the planned rows; returns the inserted (id, subject_id, predicate, valid_from)."""
     for part in chunks(rows.close):
-        ledger_facts.close(conn, [str(i) for i in part], at, "superseded")
-    inserted = write_rows(conn, "sync_facts_insert", rows.insert, {
-        "at": at, "source": source, "tier": tier, "run_id": run_id, "retention": retention})
+        close_with_edges(conn, part, at, "superseded")
+    params = {"at": at, "source": source, "tier": tier, "run_id": run_id, "retention": retention}
+    inserted: list[dict[str, Any]] = []
+    for part in chunks(rows.insert):
+        inserted.extend(fact_rows.insert_synced(conn, as_json(part), params).fetchall())
     ids = {_key(r["subject_id"], r["predicate"], r["valid_from"]): r["id"] for r in inserted}
     links = [(closed, ids[key]) for closed, key in rows.successor.items()]
     for part in chunks(links):
-        batch(conn, "sync_facts_successors", {"ids": [c for c, _ in part], "successors": [s for _, s in part]})
+        fact_rows.set_successors(conn, part, prepare=False)
     return inserted
 
 

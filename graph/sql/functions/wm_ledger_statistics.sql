@@ -1,7 +1,7 @@
 SET LOCAL ROLE worldmem_owner;
 
 -- Statistics that keep up with a bulk import. Until a table has been analysed once the planner guesses 0.5 %
--- of the rows for any equality, and the batched committer's prefetch (batch_believed_by_refs) re-read every
+-- of the rows for any equality, and the buffered writer's prefetch (batch_believed_by_refs) re-read every
 -- entity of the owner per fact (a new database's first import ran at 27 facts/s instead of ~2,000); analysing
 -- only once left the planner with the statistics of the first few hundred rows, and every later import of the
 -- same minute slowed down as the tables grew. Autovacuum analyses too late for an import that starts at once.
