@@ -26,6 +26,7 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
+from graph.routing.config import router_for
 from graph.settings import Settings, get_settings
 from resolvers.access_log import AccessLog
 from resolvers.admission import OwnerAdmission, admission_key
@@ -64,6 +65,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             if app.access is not None:  # set by resolvers.serving for `worldmem serve`
                 stack.callback(app.access.close)
             stack.callback(database.close)
+            if clusters is not None:
+                stack.callback(clusters.close)
             stack.push_async_callback(live.close)
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
@@ -89,7 +92,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     app = WorldmemApp(title="worldmem", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     live = CommitHub(url)
     tokens = TokenCache(settings.token_cache_s)  # one cache: the context's token check and the admission's key
-    get_context = context_getter(database, settings, tokens)
+    clusters = router_for(settings, database)  # None with one cluster: no route lookups (graph/routing)
+    get_context = context_getter(database, settings, tokens, clusters)
     router = OfflineLiveRouter(schema, context_getter=get_context)
     app.include_router(router, prefix="/graphql")
     app.add_api_route("/metrics", _metrics(settings.metrics_token), methods=["GET"], include_in_schema=False)
