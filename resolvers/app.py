@@ -27,6 +27,7 @@ from graph.platform.db import Database
 from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
 from graph.routing.config import router_for
+from graph.routing.finder import RoutedNudger
 from graph.settings import Settings, get_settings
 from resolvers.access_log import AccessLog
 from resolvers.admission import OwnerAdmission, admission_key
@@ -71,7 +72,10 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
                 await asyncio.to_thread(embedder.warm)
-            finder = Nudger(database, embedder, sweep_interval(settings)) if settings.finder_background else None
+            finder: Nudger | None = None
+            if settings.finder_background:  # with other clusters: each owner reconciled on its own cluster
+                finder = (Nudger(database, embedder, sweep_interval(settings)) if clusters is None
+                          else RoutedNudger(clusters, embedder, sweep_interval(settings)))
             if finder is not None:
                 finder.start()
                 stack.callback(finder.stop)

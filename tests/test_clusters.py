@@ -12,6 +12,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -20,6 +21,7 @@ from fastapi.testclient import TestClient
 
 from graph.demo import load_demo
 from graph.errors import BadInput
+from graph.finder.nudger import Nudger
 from graph.finder.reconciler import reconcile_owner
 from graph.platform import clusters
 from graph.platform.db import Database
@@ -40,6 +42,7 @@ READS = ('{ luna: stateAt(ref: "pet:luna") { ref facts { ' + FACT + ' } } '
          'basti: stateAt(ref: "person:basti") { ref facts { ' + FACT + ' } } '
          'history: factHistory(ref: "pet:luna", predicate: "feeding_time") { ' + FACT + ' } '
          'search: searchWorldMemory(query: "Luna", mode: TEXT) { hits { text foundBy } } }')
+COMMIT = "mutation($p: ProposalInput!) { commitProposal(proposal: $p) { committed } }"
 WRITE = 'mutation { recordTurn(chatId: "move-chat", text: "Der Thunfisch ist alle") { __typename } }'
 
 
@@ -78,7 +81,7 @@ def _reads(client: TestClient, token: str) -> dict[str, Any]:
 def test_an_owner_moves_to_another_cluster_and_stays_readable(settings: Settings, test_db_url: str, db: Database,
                                                              cluster_b: str) -> None:
     two = settings.model_copy(update={"database_url": test_db_url, "clusters": f"b={cluster_b}",
-                                      "token_cache_s": 0.3, "finder_background": False})
+                                      "token_cache_s": 0.3, "finder_background": True})
     mover, other = f"mover-{uuid.uuid4().hex[:10]}", f"stay-{uuid.uuid4().hex[:10]}"
     for who in (mover, other):
         load_demo(db, who)
@@ -125,11 +128,19 @@ def test_an_owner_moves_to_another_cluster_and_stays_readable(settings: Settings
         assert _reads(client, token_other) == other_before
         assert "errors" not in gql(client, token, WRITE)  # writes work again, on B
         accepted = outcomes.count("ok") + 1
+        committed_at = datetime.now(UTC)
+        body = gql(client, token, COMMIT, {"p": {"runId": "after-move", "operations": [{"assertFact": {
+            "subject": "pet:luna", "predicate": "description", "value": "mag Quittengelee", "source": "user",
+            "validFrom": committed_at.isoformat(), "confidence": 1.0, "evidence": {"kind": "test", "text": "t"}}}]}})
+        assert body["data"]["commitProposal"]["committed"] == 1, body
+        assert Nudger.drain_all(30)  # the finder re-projected pet:luna where its rows are: on B
 
     with psycopg.connect(test_db_url) as a_conn, psycopg.connect(cluster_b) as b_conn:
         assert rows_of(a_conn, mover) == {"api_tokens": 1}  # the token stays in the directory
         on_b = rows_of(b_conn, mover)
         assert on_b["facts"] > 0 and on_b["_ag_label_vertex"] > 0
+        assert b_conn.execute("SELECT count(*) FROM memory_projections WHERE owner_sub = %s AND source_kind = "
+                              "'entity' AND text LIKE '%%Quittengelee%%'", (mover,)).fetchone() == (1,)
         assert b_conn.execute("SELECT count(*) FROM chat_turns WHERE owner_sub = %s AND chat_id = 'move-chat'",
                               (mover,)).fetchone() == (accepted,)  # every accepted write is on B, none lost
         assert rows_of(a_conn, other) == before_other and rows_of(b_conn, other) == {}
