@@ -78,15 +78,15 @@ def main(argv: list[str] | None = None) -> int:
                 report = move_owner(two, OWNER, "b")
                 total = time.perf_counter() - started
                 print(f"[move_owner] load average after the move: {_load()}", flush=True)
+                print(f"[move_owner] {report.records} records ({args.facts} facts asked) moved in {total:.1f} s "
+                      f"(of which {2 * args.settle:g} s waiting out the route cache); steps: "
+                      f"{json.dumps(report.seconds)}", flush=True)
                 after = answers(b_db, OWNER, refs, instants, ["description", "knows"])
                 same = sum(x == y for x, y in zip(before, after, strict=True))
                 with psycopg.connect(a_admin) as conn:
                     left = conn.execute("SELECT count(*) FROM facts WHERE owner_sub = %s", (OWNER,)).fetchone()
-                print(f"[move_owner] {report.records} records ({args.facts} facts asked) moved in {total:.1f} s "
-                      f"(of which {2 * args.settle:g} s waiting out the route cache); steps: "
-                      f"{json.dumps(report.seconds)}")
                 print(f"[move_owner] answers compared: {len(before)}, identical: {same}; facts left on A: "
-                      f"{left[0] if left else '?'}")
+                      f"{left[0] if left else '?'}", flush=True)
                 return 0 if same == len(before) and left == (0,) else 1
             finally:
                 db.close()

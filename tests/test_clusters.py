@@ -19,8 +19,9 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
+from cli.main import main as cli_main
 from graph.demo import load_demo
-from graph.errors import BadInput
+from graph.errors import BadInput, Unavailable
 from graph.finder.nudger import Nudger
 from graph.finder.reconciler import reconcile_owner
 from graph.platform import clusters
@@ -28,6 +29,7 @@ from graph.platform.db import Database
 from graph.platform.host import port_holder
 from graph.platform.migrate import migrate
 from graph.routing.move import MoveReport, move_owner
+from graph.routing.router import Router
 from graph.routing.routes import DEFAULT, Route, parse_clusters, read_route
 from graph.routing.verify import export_digest
 from graph.settings import Settings
@@ -207,3 +209,36 @@ def test_export_digest_ignores_ids_and_order_but_not_content() -> None:
     renamed = [head, one[2].replace("02", "ff"), one[1].replace("01", "aa"), end]
     assert export_digest(one) == export_digest(renamed)
     assert export_digest(one) != export_digest([head, one[1], one[2].replace('"y"', '"z"'), end])
+
+
+def test_the_router_reads_a_route_once_per_ttl(db: Database, admin_conn: psycopg.Connection[Any]) -> None:
+    now = [0.0]
+    router = Router(db, {}, ttl_s=2.0, pool_max_size=1, statement_timeout_ms=1000, clock=lambda: now[0])
+    owner = f"routed-{uuid.uuid4().hex[:10]}"
+    assert router.cached(owner) is None
+    placed = router.place(owner)
+    assert placed.database is db and placed.route == Route(DEFAULT)
+    admin_conn.execute("INSERT INTO owner_routes (routed_owner, cluster, moving_to, moving_since) "
+                       "VALUES (%s, 'main', 'zz', now())", (owner,))
+    admin_conn.commit()
+    assert router.place(owner).route == Route(DEFAULT)  # remembered: the directory is not asked
+    now[0] = 2.0
+    assert router.place(owner).route == Route(DEFAULT, "zz")  # read again: the owner is moving, still on main
+    admin_conn.execute("UPDATE owner_routes SET cluster = 'zz', moving_to = NULL, moving_since = NULL "
+                       "WHERE routed_owner = %s", (owner,))
+    admin_conn.commit()
+    now[0] = 4.0
+    with pytest.raises(Unavailable, match="not in WORLDMEM_CLUSTERS"):  # a cluster this server does not know
+        router.place(owner)
+
+
+def test_the_app_role_cannot_write_a_route(db: Database) -> None:
+    with db.owner_tx("someone") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("INSERT INTO owner_routes (routed_owner, cluster) VALUES ('someone', 'evil')")
+
+
+def test_cluster_commands_refuse_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["db", "cluster", "up", "pytest_b"]) == 2  # no --port
+    assert cli_main(["db", "cluster", "up", "main", "--port", "54999"]) == 2  # the primary's name
+    assert cli_main(["db", "cluster", "frobnicate", "x"]) == 2
+    assert "worldmem db cluster up NAME --port P" in capsys.readouterr().err
