@@ -19,6 +19,7 @@ import sys
 import time
 
 import psycopg
+from psycopg import sql
 
 from bench.export_roundtrip import answers, generate, instants_of
 from bench.fresh_data import ref, scratch
@@ -27,7 +28,7 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.host import port_holder
 from graph.platform.migrate import migrate
-from graph.routing.move import move_owner
+from graph.routing.move import SETTLE_S, move_owner
 from graph.settings import Settings, get_settings
 from graph.transfer.dump import export_lines
 
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
                 total = time.perf_counter() - started
                 print(f"[move_owner] load average after the move: {_load()}", flush=True)
                 print(f"[move_owner] {report.records} records ({args.facts} facts asked) moved in {total:.1f} s "
-                      f"(of which {2 * args.settle:g} s waiting out the route cache); steps: "
+                      f"(of which {2 * (args.settle + SETTLE_S):g} s waiting out the route cache); steps: "
                       f"{json.dumps(report.seconds)}", flush=True)
                 after = answers(b_db, OWNER, refs, instants, ["description", "knows"])
                 same = sum(x == y for x, y in zip(before, after, strict=True))
@@ -93,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
                 b_db.close()
     finally:
         with psycopg.connect(clusters.admin_url(settings, port, "postgres"), autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS worldmem_move_{os.getpid()} WITH (FORCE)")
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(f"worldmem_move_{os.getpid()}")))
 
 
 if __name__ == "__main__":

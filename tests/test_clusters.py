@@ -18,6 +18,7 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from psycopg import sql
 
 from cli.main import main as cli_main
 from graph.demo import load_demo
@@ -45,6 +46,7 @@ READS = ('{ luna: stateAt(ref: "pet:luna") { ref facts { ' + FACT + ' } } '
          'history: factHistory(ref: "pet:luna", predicate: "feeding_time") { ' + FACT + ' } '
          'search: searchWorldMemory(query: "Luna", mode: TEXT) { hits { text foundBy } } }')
 COMMIT = "mutation($p: ProposalInput!) { commitProposal(proposal: $p) { committed } }"
+ENTITY_TEXTS = "SELECT text FROM memory_projections WHERE owner_sub = %s AND source_kind = 'entity' ORDER BY text"
 WRITE = 'mutation { recordTurn(chatId: "move-chat", text: "Der Thunfisch ist alle") { __typename } }'
 
 
@@ -65,7 +67,7 @@ def cluster_b(settings: Settings, test_db_url: str) -> Iterator[str]:
     print(f"\n[cluster_b] {NAME} on port {port} ready and migrated in {time.perf_counter() - started:.1f} s")
     yield url
     with psycopg.connect(clusters.admin_url(settings, port, "postgres"), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {TEST_DB} WITH (FORCE)")  # TEST_DB: worldmem_test_<pid>
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(TEST_DB)))
 
 
 def _reads(client: TestClient, token: str) -> dict[str, Any]:
@@ -91,6 +93,8 @@ def test_an_owner_moves_to_another_cluster_and_stays_readable(settings: Settings
     token, token_other = new_token(test_db_url, mover), new_token(test_db_url, other)
     with psycopg.connect(test_db_url) as a_conn:
         before_other = rows_of(a_conn, other)
+        projected = a_conn.execute(ENTITY_TEXTS, (mover,)).fetchall()
+        assert projected
     with TestClient(create_app(two), raise_server_exceptions=False) as client:
         before = _reads(client, token)
         assert before["luna"] and before["history"] and before["search"]
@@ -141,6 +145,8 @@ def test_an_owner_moves_to_another_cluster_and_stays_readable(settings: Settings
         assert rows_of(a_conn, mover) == {"api_tokens": 1}  # the token stays in the directory
         on_b = rows_of(b_conn, mover)
         assert on_b["facts"] > 0 and on_b["_ag_label_vertex"] > 0
+        # the search texts came along (pet:luna's then changed by the commit above), not computed again
+        assert len(b_conn.execute(ENTITY_TEXTS, (mover,)).fetchall()) == len(projected)
         assert b_conn.execute("SELECT count(*) FROM memory_projections WHERE owner_sub = %s AND source_kind = "
                               "'entity' AND text LIKE '%%Quittengelee%%'", (mover,)).fetchone() == (1,)
         assert b_conn.execute("SELECT count(*) FROM chat_turns WHERE owner_sub = %s AND chat_id = 'move-chat'",

@@ -6,7 +6,8 @@
 2. The owner's clock row is locked once on the source, so a commit already in flight finishes first.
 3. Export from the source, import into the target (graph/transfer: one transaction there), export the
    copy again and compare the id-free digests; the source's row counts must not have changed meanwhile.
-   The copy's search texts are projected (full text works at once; embeddings follow with the finder).
+   The owner's search texts and embeddings are copied too (graph/routing/projections.py), so search answers
+   on arrival as it did on the source.
 4. The route switches to the target (writes allowed again, now there); after token_cache_s more no server
    reads the source any longer, and the owner's rows are deleted from it (wm_delete_owner; the tokens stay,
    they live in the directory).
@@ -28,12 +29,12 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from graph.errors import BadInput, Conflict
-from graph.finder.reconciler import reconcile_owner
 from graph.platform.clusters import cluster_settings
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.pooling import check_owner
 from graph.routing.config import admin_urls
+from graph.routing.projections import copy_projections
 from graph.routing.routes import DEFAULT, read_route
 from graph.routing.verify import export_digest, table_counts
 from graph.settings import Settings
@@ -93,8 +94,8 @@ def move_owner(settings: Settings, owner: str, to: str,
             _abandon(urls, owner, to)
             raise Conflict(f"the copy of {owner!r} on {to!r} differs from the source; the move was undone "
                            "(the owner stays, writes allowed again); run it again", code="MOVE_CHECK_FAILED")
-        # full-text search works on arrival; the embeddings follow with the finder's sweep (they are derived)
-        clock.lap("project", lambda: reconcile_owner(target, owner, None))
+        # search works on arrival, as on the source: its texts and embeddings come along
+        clock.lap("project", lambda: copy_projections(urls[route.cluster], urls[to], owner))
         _switch(urls[DEFAULT], owner, to)
         say(f"owner {owner!r} now lives on {to!r}; the source is emptied after {settle:g} s")
         time.sleep(settle)

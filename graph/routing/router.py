@@ -18,6 +18,8 @@ from graph.errors import Unavailable
 from graph.platform.db import Database
 from graph.routing.routes import DEFAULT, Route, read_route
 
+MAX_ROUTES = 10_000  # owners whose route a process remembers; beyond it the expired ones go, then all
+
 
 @dataclass(frozen=True)
 class Placement:
@@ -56,6 +58,11 @@ class Router:
         database = self.database(route.cluster)
         if self.ttl_s > 0:
             with self._lock:
+                if len(self._routes) >= MAX_ROUTES:
+                    now = self._clock()
+                    self._routes = {o: e for o, e in self._routes.items() if e[0] > now}
+                    if len(self._routes) >= MAX_ROUTES:
+                        self._routes.clear()
                 self._routes[owner] = (asked_at + self.ttl_s, route)
         return Placement(database, route)
 
