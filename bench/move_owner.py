@@ -7,7 +7,7 @@ servers' route cache is `--settle` seconds here, the wait the move spends twice)
 (stateAt / stateAsKnownAt at sampled instants, factHistory, explainChange, neighbours) read from A before
 and from B after are compared, ids aside. Both scratch databases are dropped at the end.
 
-    python -m bench.move_owner [--facts 100000] [--sample 100] [--cluster bench_b] [--settle 2]
+    python -m bench.move_owner [--facts 100000] [--sample 100] [--cluster bench_b] [--settle 2] [--project]
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from psycopg import sql
 
 from bench.export_roundtrip import answers, generate, instants_of
 from bench.fresh_data import ref, scratch
+from graph.finder.reconciler import reconcile_owner
 from graph.platform import clusters
 from graph.platform.connect import role_url
 from graph.platform.db import Database
@@ -51,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--facts", type=int, default=100_000, help="fact rows of the generated world (about)")
     parser.add_argument("--sample", type=int, default=100, help="entities whose answers are compared")
     parser.add_argument("--cluster", default="bench_b", help="the second cluster in the embedded root")
+    parser.add_argument("--project", action="store_true", help="project the owner's entities on A first (the "
+                        "finder's texts, no embeddings), as a server's finder would have: the move copies them")
     parser.add_argument("--settle", type=float, default=2.0, help="token_cache_s of the servers (the move waits "
                                                                    "it out twice)")
     args = parser.parse_args(argv)
@@ -67,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
                 started = time.perf_counter()
                 generate(db, OWNER, args.facts)
                 print(f"[move_owner] generated in {time.perf_counter() - started:.1f} s", flush=True)
+                if args.project:
+                    started = time.perf_counter()
+                    done = reconcile_owner(db, OWNER, None)
+                    print(f"[move_owner] {done.projected} entities projected on A in "
+                          f"{time.perf_counter() - started:.1f} s", flush=True)
                 lines = export_lines(db, OWNER)
                 step = max(1, (args.facts * 3 // 7) // args.sample)
                 refs = [ref(i) for i in range(0, args.facts * 3 // 7, step)][:args.sample]
