@@ -26,6 +26,7 @@ from graph.errors import BadInput, Unavailable
 from graph.finder.nudger import Nudger
 from graph.finder.reconciler import reconcile_owner
 from graph.platform import clusters
+from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.host import port_holder
 from graph.platform.migrate import migrate
@@ -167,7 +168,6 @@ def test_a_crash_before_the_switch_leaves_the_owner_on_a_and_a_rerun_finishes(
         # a move that died after marking the route and importing into B: the route still says A
         a_conn.execute("INSERT INTO owner_routes (routed_owner, cluster, moving_to, moving_since) "
                        "VALUES (%s, 'main', 'b', now())", (owner,))
-    from graph.platform.connect import role_url
     partial = Database(role_url(clusters.cluster_settings(settings, cluster_b), "app"), max_size=1)
     try:
         load_demo(partial, owner)
@@ -188,6 +188,29 @@ def test_a_crash_before_the_switch_leaves_the_owner_on_a_and_a_rerun_finishes(
         assert rows_of(a_conn, owner)["facts"] == before["facts"]
         assert a_conn.execute("SELECT count(*) FROM owner_routes WHERE routed_owner = %s",
                               (owner,)).fetchone() == (0,)
+
+
+def test_a_move_to_where_the_owner_lives_ends_an_unfinished_move(
+        settings: Settings, test_db_url: str, db: Database, cluster_b: str) -> None:
+    two = settings.model_copy(update={"database_url": test_db_url, "clusters": f"b={cluster_b}",
+                                      "token_cache_s": 0.0})
+    owner = f"undo-{uuid.uuid4().hex[:10]}"
+    load_demo(db, owner)
+    with psycopg.connect(test_db_url, autocommit=True) as a_conn:
+        before = rows_of(a_conn, owner)
+        a_conn.execute("INSERT INTO owner_routes (routed_owner, cluster, moving_to, moving_since) "
+                       "VALUES (%s, 'main', 'b', now())", (owner,))
+    partial = Database(role_url(clusters.cluster_settings(settings, cluster_b), "app"), max_size=1)
+    try:
+        load_demo(partial, owner)
+    finally:
+        partial.close()
+    report = move_owner(two, owner, DEFAULT)
+    assert report.source == report.target == DEFAULT and report.records == 0
+    with psycopg.connect(test_db_url) as a_conn, psycopg.connect(cluster_b) as b_conn:
+        assert rows_of(a_conn, owner) == before and rows_of(b_conn, owner) == {}
+        assert a_conn.execute("SELECT count(*) FROM owner_routes WHERE routed_owner = %s",
+                              (owner,)).fetchone() == (0,)  # no longer moving: writes are allowed again
 
 
 def test_moving_to_an_unknown_cluster_is_refused(settings: Settings, test_db_url: str) -> None:

@@ -13,7 +13,8 @@
    they live in the directory).
 
 A crash before step 4 leaves the route on the source with the source intact: a rerun deletes the target's
-partial copy (it was never the owner's data: the route did not point there) and starts over. A check that
+partial copy (it was never the owner's data: the route did not point there) and starts over; a move to the
+cluster the owner is on ends it instead (the copy deleted, writes allowed again). A check that
 fails deletes the copy and ends the move (route on the source, writes allowed) with MOVE_CHECK_FAILED.
 """
 
@@ -66,7 +67,12 @@ def move_owner(settings: Settings, owner: str, to: str,
         route = read_route(directory, owner)
         report = MoveReport(owner, route.cluster, to)
         if route.cluster == to:
-            say(f"owner {owner!r} already lives on {to!r}")
+            if route.moving_to is not None and route.moving_to in urls:
+                # moving an owner to where it lives ends an unfinished move away from there
+                say(f"ending the unfinished move of {owner!r} to {route.moving_to!r}; it stays on {to!r}")
+                _abandon(urls, owner, route.moving_to)
+            else:
+                say(f"owner {owner!r} already lives on {to!r}")
             return report
         marked = directory.execute(load("route_mark_moving"), {"owner": owner, "at": route.cluster, "to": to})
         if marked.fetchone() is None:
