@@ -10,12 +10,11 @@ import json
 
 import psycopg
 
-from graph.erasure.owner import delete_as_admin
 from graph.errors import WorldmemError
 from graph.platform import embedded
 from graph.platform.connect import admin_url
 from graph.platform.reachable import require_reachable
-from graph.routing.config import owner_settings
+from graph.routing.delete import delete_owner
 from graph.routing.move import move_owner
 from graph.routing.routes import read_route
 from graph.settings import Settings
@@ -36,9 +35,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if not args.yes:
         raise WorldmemError(f"this deletes everything of owner {args.owner!r}, tokens included, for good: "
                             "add --yes to do it")
-    url = admin_url(owner_settings(settings, args.owner))
-    require_reachable(url)
-    receipt = delete_as_admin(url, args.owner)
+    require_reachable(admin_url(settings))
+    receipt = delete_owner(settings, args.owner)  # on its cluster, and its tokens and route in the directory
     print(json.dumps(receipt.model_dump(mode="json"), indent=2, sort_keys=True))
     return 0
 

@@ -30,6 +30,7 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.host import port_holder
 from graph.platform.migrate import migrate
+from graph.routing.delete import delete_owner
 from graph.routing.move import MoveReport, move_owner
 from graph.routing.router import Router
 from graph.routing.routes import DEFAULT, Route, parse_clusters, read_route
@@ -271,3 +272,18 @@ def test_cluster_commands_refuse_bad_input(capsys: pytest.CaptureFixture[str]) -
     assert cli_main(["db", "cluster", "up", "main", "--port", "54999"]) == 2  # the primary's name
     assert cli_main(["db", "cluster", "frobnicate", "x"]) == 2
     assert "worldmem db cluster up NAME --port P" in capsys.readouterr().err
+
+
+def test_deleting_an_owner_on_b_removes_its_tokens_and_route_in_the_directory(
+        settings: Settings, test_db_url: str, db: Database, cluster_b: str) -> None:
+    two = settings.model_copy(update={"database_url": test_db_url, "clusters": f"b={cluster_b}",
+                                      "token_cache_s": 0.0})
+    owner = f"gone-{uuid.uuid4().hex[:10]}"
+    load_demo(db, owner)
+    new_token(test_db_url, owner)
+    move_owner(two, owner, "b")
+    receipt = delete_owner(two, owner)
+    assert receipt.counts["facts"] > 0  # deleted on B, where the facts were
+    with psycopg.connect(test_db_url) as a_conn, psycopg.connect(cluster_b) as b_conn:
+        assert rows_of(a_conn, owner) == {} and rows_of(b_conn, owner) == {}
+        assert read_route(a_conn, owner) == Route(DEFAULT)
