@@ -69,6 +69,8 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             if clusters is not None:
                 stack.callback(clusters.close)
             stack.push_async_callback(live.close)
+            for hub in cluster_hubs.values():
+                stack.push_async_callback(hub.close)
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
                 await asyncio.to_thread(embedder.warm)
@@ -97,6 +99,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     live = CommitHub(url)
     tokens = TokenCache(settings.token_cache_s)  # one cache: the context's token check and the admission's key
     clusters = router_for(settings, database)  # None with one cluster: no route lookups (graph/routing)
+    cluster_hubs = {name: CommitHub(u) for name, u in clusters.urls.items()} if clusters is not None else {}
     get_context = context_getter(database, settings, tokens, clusters)
     router = OfflineLiveRouter(schema, context_getter=get_context)
     app.include_router(router, prefix="/graphql")
@@ -113,6 +116,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
     app.state.live = live
+    app.state.cluster_hubs = cluster_hubs  # the commit listeners of the other clusters (no connection until used)
     app.admission = OwnerAdmission(settings.owner_request_share)
     app.tokens = tokens
     return app

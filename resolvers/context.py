@@ -39,6 +39,7 @@ from graph.ledger.token_cache import TokenCache
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
 from graph.routing.router import Router
+from graph.routing.routes import DEFAULT
 from graph.settings import Settings
 from resolvers.fairness import OwnerGates, offload, request_budget
 
@@ -70,6 +71,10 @@ class Context(BaseContext):
         self.gates = gates  # each owner's share of the database (resolvers.fairness)
         # The owner is being moved to another cluster (graph/routing): reads are served, writes refused.
         self.moving = False
+        # Where tokens are checked (the directory: the default cluster), and the cluster of `database`.
+        self.directory = database
+        self.cluster = DEFAULT
+        self.router: Router | None = None  # with other clusters: finds the owner's (a WebSocket's owner comes later)
         # The bearer token and the cache that verified it: a long-lived WebSocket checks the token again
         # while it lives (resolvers.live), so a revocation ends it.
         self.token: str | None = None
@@ -111,23 +116,31 @@ def context_getter(database: Database, settings: Settings, tokens: TokenCache | 
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
             found = tokens.cached(token) or await run_in_threadpool(tokens.authenticate, database, token)
-            home, moving = database, False
-            if router is not None and found is not None:
-                placed = router.cached(found.owner)
-                if placed is None:
-                    placed = await run_in_threadpool(router.place, found.owner)
-                home, moving = placed.database, placed.route.moving
-            ctx = Context(home, settings, found, turn_listener=listener, gates=gates, tokens=tokens,
+            ctx = Context(database, settings, found, turn_listener=listener, gates=gates, tokens=tokens,
                           curator_health=getattr(request.app.state, "curator_health", None))
-            ctx.token, ctx.moving = token, moving
+            ctx.token, ctx.router = token, router
+            await place(ctx)
             return ctx
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
-            return Context(database, settings, None, exc, tokens=tokens)
+            failed = Context(database, settings, None, exc, tokens=tokens)
+            failed.router = router
+            return failed
         except Exception:  # a bug or a broken schema: masked for the client, logged for us
             log.exception("token lookup failed")
             return Context(database, settings, None, WorldmemError("Unexpected error."))
 
     return get_context
+
+
+async def place(ctx: Context) -> None:
+    """Points the context at its owner's cluster (graph/routing): its pool, whether it is moving. Nothing to
+    do with one cluster (no router) or before the principal is known (a WebSocket's, until connection_init)."""
+    if ctx.router is None or ctx.principal is None:
+        return
+    placed = ctx.router.cached(ctx.principal.owner)
+    if placed is None:
+        placed = await run_in_threadpool(ctx.router.place, ctx.principal.owner)
+    ctx.database, ctx.moving, ctx.cluster = placed.database, placed.route.moving, placed.route.cluster
 
 
 def require_token(ec: ExecutionContext) -> None:

@@ -39,9 +39,12 @@ from graph.settings import Settings
 from resolvers.app import create_app
 from tests.conftest import TEST_DB
 from tests.gql import codes, gql, new_token
+from tests.test_explorer_api import SUBSCRIBE, receive_within
 from tests.test_owner_delete import rows_of
 
-NAME = "pytest_b"  # the second cluster: kept running between sessions (`worldmem db cluster down pytest_b`)
+# the second cluster: kept running between sessions (`worldmem db cluster down pytest_b`); another name when
+# the session's primary is itself a second cluster (WORLDMEM_DB_PORT pointing at pytest_b)
+NAME = os.environ.get("WORLDMEM_TEST_CLUSTER_B", "pytest_b")
 FACT = "predicate value validFrom validTo recordedAt supersededAt status source"  # no ids: a copy has new ones
 READS = ('{ luna: stateAt(ref: "pet:luna") { ref facts { ' + FACT + ' } } '
          'basti: stateAt(ref: "person:basti") { ref facts { ' + FACT + ' } } '
@@ -136,11 +139,19 @@ def test_an_owner_moves_to_another_cluster_and_stays_readable(settings: Settings
         assert _reads(client, token_other) == other_before
         assert "errors" not in gql(client, token, WRITE)  # writes work again, on B
         accepted = outcomes.count("ok") + 1
-        committed_at = datetime.now(UTC)
-        body = gql(client, token, COMMIT, {"p": {"runId": "after-move", "operations": [{"assertFact": {
-            "subject": "pet:luna", "predicate": "description", "value": "mag Quittengelee", "source": "user",
-            "validFrom": committed_at.isoformat(), "confidence": 1.0, "evidence": {"kind": "test", "text": "t"}}}]}})
-        assert body["data"]["commitProposal"]["committed"] == 1, body
+        with client.websocket_connect("/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ws.send_json({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}})
+            assert ws.receive_json()["type"] == "connection_ack"
+            ws.send_json(SUBSCRIBE)
+            time.sleep(1.0)  # the listener on B is up before the commit (it announces from then on)
+            committed_at = datetime.now(UTC)
+            body = gql(client, token, COMMIT, {"p": {"runId": "after-move", "operations": [{"assertFact": {
+                "subject": "pet:luna", "predicate": "description", "value": "mag Quittengelee", "source": "user",
+                "validFrom": committed_at.isoformat(), "confidence": 1.0,
+                "evidence": {"kind": "test", "text": "t"}}}]}})
+            assert body["data"]["commitProposal"]["committed"] == 1, body
+            message = receive_within(ws, 30)  # the commit on B is announced through B's listener
+            assert message["type"] == "next" and message["payload"]["data"]["memoryCommitted"]["committed"] == 1
         assert Nudger.drain_all(30)  # the finder re-projected pet:luna where its rows are: on B
 
     with psycopg.connect(test_db_url) as a_conn, psycopg.connect(cluster_b) as b_conn:
