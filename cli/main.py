@@ -10,7 +10,7 @@ from pathlib import Path
 
 import psycopg
 
-from cli import console, curator, finder, intents, mcp, owner, retention, transfer, worker
+from cli import cluster, console, curator, finder, intents, mcp, owner, retention, transfer, worker
 from graph.errors import WorldmemError
 from graph.platform import embedded, replica
 from graph.platform.connect import admin_url, role_url
@@ -38,6 +38,8 @@ def _db(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if args.action == "replica":
         return _replica(args, settings)
+    if args.action == "cluster":
+        return cluster.run(args, settings)
     byo = settings.database_url is not None
     if args.action == "drop":
         if not args.name:
@@ -225,13 +227,17 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="worldmem", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    db = sub.add_parser("db", help="the database: up | down | status | url | drop NAME | replica up|down|status")
-    db.add_argument("action", choices=["up", "down", "status", "url", "drop", "replica"],
+    db = sub.add_parser("db", help="the database: up | down | status | url | drop NAME | replica up|down|status "
+                                   "| cluster up|down|status NAME")
+    db.add_argument("action", choices=["up", "down", "status", "url", "drop", "replica", "cluster"],
                     help="down stops the whole cluster (every database in it); drop NAME drops one database; "
-                         "replica up|down|status: a streaming standby of the embedded cluster")
-    db.add_argument("name", nargs="?", help="for `drop`: the database to drop; for `replica`: up, down or status")
+                         "replica up|down|status: a streaming standby of the embedded cluster; "
+                         "cluster up NAME --port P starts another cluster in the embedded root")
+    db.add_argument("name", nargs="?", help="for `drop`: the database to drop; for `replica` and `cluster`: "
+                                            "up, down or status")
+    db.add_argument("cluster", nargs="?", help="for `cluster`: the cluster's name")
     db.add_argument("--port", type=int, help="for `replica`: the standby's port (default: WORLDMEM_REPLICA_PORT, "
-                                             "else the cluster's port + 10)")
+                                             "else the cluster's port + 10); for `cluster up`: the cluster's port")
     db.add_argument("--force", action="store_true", help="for `drop`: also the configured WORLDMEM_DB_NAME")
     db.add_argument("--role", choices=["app", "admin"], default="app", help="for `url`")
     sub.add_parser("migrate", help="apply pending migrations")

@@ -11,19 +11,20 @@ from pathlib import Path
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.reachable import require_reachable
+from graph.routing.config import owner_settings
 from graph.settings import Settings
 from graph.transfer.dump import export_lines
 from graph.transfer.load import import_lines
 
 
-def _database(settings: Settings) -> Database:
-    url = role_url(settings, "app")
+def _database(settings: Settings, owner: str) -> Database:
+    url = role_url(owner_settings(settings, owner), "app")  # the owner's cluster (graph/routing)
     require_reachable(url)
     return Database(url, max_size=1, statement_timeout_ms=600_000)
 
 
 def run_export(args: argparse.Namespace, settings: Settings) -> int:
-    db = _database(settings)
+    db = _database(settings, args.owner)
     try:
         lines = export_lines(db, args.owner)
     finally:
@@ -39,7 +40,7 @@ def run_export(args: argparse.Namespace, settings: Settings) -> int:
 
 def run_import(args: argparse.Namespace, settings: Settings) -> int:
     lines = Path(args.file).read_text(encoding="utf-8").splitlines()
-    db = _database(settings)
+    db = _database(settings, args.owner)
     try:
         counts = import_lines(db, args.owner, lines)
     finally:

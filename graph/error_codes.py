@@ -148,6 +148,13 @@ class ErrorCode(StrEnum):
     # export and import (graph/transfer)
     EXPORT_FORMAT = "EXPORT_FORMAT", _I, "Not a whole worldmem-export file of a version this server reads."
     OWNER_NOT_EMPTY = "OWNER_NOT_EMPTY", _S, "An export is imported only into an owner that holds no memory yet."
+    # owners over clusters (graph/routing)
+    OWNER_MOVING = "OWNER_MOVING", _R, ("The owner is being moved to another cluster: reads work, writes are refused "
+                                        "until the move ends (retry after retryAfter seconds).")
+    BAD_CLUSTERS = "BAD_CLUSTERS", _I, "WORLDMEM_CLUSTERS is not a list of name=postgresql://... pairs."
+    UNKNOWN_CLUSTER = "UNKNOWN_CLUSTER", _I, "No cluster of that name is configured (WORLDMEM_CLUSTERS)."
+    MOVE_CHECK_FAILED = "MOVE_CHECK_FAILED", _S, ("The owner's copy differed from its source; the move was undone "
+                                                  "and can be run again.")
     # the Cypher console
     CONSOLE_ERROR = "CONSOLE_ERROR", _I, "The console refused the query."
     CONSOLE_SYNTAX = "CONSOLE_SYNTAX", _I, "The console query is malformed."

@@ -42,6 +42,16 @@ class Unavailable(WorldmemError):
     code = "UNAVAILABLE"
 
 
+class Moving(Unavailable):
+    """The owner is being moved to another cluster (graph/routing/move.py): its writes wait for the move."""
+
+    code = "OWNER_MOVING"
+
+    def __init__(self, message: str, retry_after_s: float) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
 # Codes of the HTTP and request-limit boundary (resolvers/request_guard.py, request_body.py, input_rules.py,
 # operation_guard.py, fairness.py) and of time bounds (graph/timebounds.py, graph/platform/safe_times.py).
 # Listed here, where the error-code enum lives, so it can take them in: each name and when it is raised.

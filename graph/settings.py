@@ -32,6 +32,10 @@ class Settings(BaseSettings):
         description="Bring your own PostgreSQL (>= 16, AGE >= 1.7, pgvector): an admin URL. "
         "When set, nothing is provisioned.",
     )
+    clusters: str = Field(
+        default="", description="Other clusters owners may live on, `name=admin URL` pairs separated by commas "
+        "(`b=postgresql://postgres:PW@10.0.0.2:5432/worldmem`); the default cluster is `main`. Empty: one "
+        "cluster and no route lookups (docs/operations/clusters.md).")
     db_name: str = Field(default="worldmem", description="Database name in the embedded cluster.")
     db_port: int = Field(default=54318, description="Port of the embedded cluster on 127.0.0.1.")
     db_socket: bool = Field(

@@ -27,6 +27,8 @@ from graph.platform.db import Database
 from graph.platform.db_async import LoopReads
 from graph.platform.live import CommitHub
 from graph.platform.session_locks import SessionLocks
+from graph.routing.config import router_for
+from graph.routing.finder import RoutedNudger
 from graph.settings import Settings, get_settings
 from resolvers import document_cache
 from resolvers.access_log import AccessLog
@@ -72,13 +74,20 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
             if app.access is not None:  # set by resolvers.serving for `worldmem serve`
                 stack.callback(app.access.close)
             stack.callback(database.close)
+            if clusters is not None:
+                stack.callback(clusters.close)
             stack.push_async_callback(live.close)
+            for hub in cluster_hubs.values():
+                stack.push_async_callback(hub.close)
             await live.listen(LISTEN_WAIT_S)  # its first forget comes before any request, not amid them
             embedder = embedder_for(settings)
             if isinstance(embedder, OfflineEmbedder):  # loaded before the first request, not by it (~1.7 s)
                 await asyncio.to_thread(embedder.warm)
-            finder = (Nudger(database, embedder, sweep_interval(settings), SessionLocks(url, wait_s=NUDGE_WAIT_S))
-                      if settings.finder_background else None)
+            finder: Nudger | None = None
+            if settings.finder_background:  # with other clusters: each owner reconciled on its own cluster
+                locks = SessionLocks(url, wait_s=NUDGE_WAIT_S)
+                finder = (Nudger(database, embedder, sweep_interval(settings), locks) if clusters is None
+                          else RoutedNudger(clusters, embedder, sweep_interval(settings), locks))
             if finder is not None:
                 finder.start()
                 stack.callback(finder.stop)
@@ -101,7 +110,9 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     # an erasure through any process of the database empties these in this one (graph.platform.live)
     live.on_erased += [query_vectors.forget, document_cache.forget_all, metrics.erasure_forgets.inc]
     tokens = TokenCache(settings.token_cache_s)  # one cache: the context's token check and the admission's key
-    get_context = context_getter(database, settings, tokens)
+    clusters = router_for(settings, database)  # None with one cluster: no route lookups (graph/routing)
+    cluster_hubs = {name: CommitHub(u) for name, u in clusters.urls.items()} if clusters is not None else {}
+    get_context = context_getter(database, settings, tokens, clusters)
     router = OfflineLiveRouter(schema, context_getter=get_context)
     app.include_router(router, prefix="/graphql")
     app.add_api_route("/metrics", _metrics(settings.metrics_token), methods=["GET"], include_in_schema=False)
@@ -117,6 +128,7 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
     app.state.database = database
     app.state.turn_listener = turn_listener or NO_LISTENER
     app.state.live = live
+    app.state.cluster_hubs = cluster_hubs  # the commit listeners of the other clusters (no connection until used)
     app.admission = OwnerAdmission(settings.owner_request_share)
     app.tokens = tokens
     return app

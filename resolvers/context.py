@@ -33,11 +33,13 @@ from strawberry.fastapi import BaseContext
 from strawberry.types import ExecutionContext, Info
 
 from curator.turns import NO_LISTENER, TurnListener
-from graph.errors import Forbidden, Unauthenticated, Unavailable, WorldmemError
+from graph.errors import Forbidden, Moving, Unauthenticated, Unavailable, WorldmemError
 from graph.ledger.op_context import WriteRules
 from graph.ledger.token_cache import TokenCache
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
+from graph.routing.router import Router
+from graph.routing.routes import DEFAULT
 from graph.settings import Settings
 from resolvers.fairness import OwnerGates, offload, request_budget
 
@@ -50,6 +52,7 @@ T = TypeVar("T")
 INTROSPECTION_FIELDS = frozenset({"__schema", "__type", "__typename"})
 DEGRADED_FIELDS = frozenset({"worldContext"})  # answer (without data) even when the token cannot be checked
 MAX_INTROSPECTION_CHARS = 20_000  # GraphiQL's introspection query is ~2 kB; parse no more without a token
+MOVE_RETRY_S = 5.0  # what a write refused during an owner's move is told to wait (moves take seconds to minutes)
 
 
 class Context(BaseContext):
@@ -66,6 +69,12 @@ class Context(BaseContext):
         self.turn_listener = turn_listener
         self.curator_health = curator_health  # the last check of the curator model (app.state.curator_health)
         self.gates = gates  # each owner's share of the database (resolvers.fairness)
+        # The owner is being moved to another cluster (graph/routing): reads are served, writes refused.
+        self.moving = False
+        # Where tokens are checked (the directory: the default cluster), and the cluster of `database`.
+        self.directory = database
+        self.cluster = DEFAULT
+        self.router: Router | None = None  # with other clusters: finds the owner's (a WebSocket's owner comes later)
         # The bearer token and the cache that verified it: a long-lived WebSocket checks the token again
         # while it lives (resolvers.live), so a revocation ends it.
         self.token: str | None = None
@@ -92,12 +101,13 @@ def bearer_token(header: str | None) -> str | None:
     return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
-def context_getter(database: Database, settings: Settings,
-                   tokens: TokenCache | None = None) -> Callable[[HTTPConnection], Awaitable[Context]]:
+def context_getter(database: Database, settings: Settings, tokens: TokenCache | None = None,
+                   router: Router | None = None) -> Callable[[HTTPConnection], Awaitable[Context]]:
     """The FastAPI dependency that builds each request's Context (HTTP request or WebSocket).
 
     A token verified within `token_cache_s` is answered on the event loop from the cache
-    (graph.ledger.token_cache); any other is looked up in a worker thread."""
+    (graph.ledger.token_cache); any other is looked up in a worker thread. Tokens live in `database` (the
+    directory); with a `router` (other clusters configured) the request then gets its owner's cluster."""
     gates = OwnerGates(settings.owner_db_share)
     tokens = tokens or TokenCache(settings.token_cache_s)
 
@@ -108,15 +118,29 @@ def context_getter(database: Database, settings: Settings,
             found = tokens.cached(token) or await run_in_threadpool(tokens.authenticate, database, token)
             ctx = Context(database, settings, found, turn_listener=listener, gates=gates, tokens=tokens,
                           curator_health=getattr(request.app.state, "curator_health", None))
-            ctx.token = token
+            ctx.token, ctx.router = token, router
+            await place(ctx)
             return ctx
         except WorldmemError as exc:  # Unauthenticated, or Unavailable when the database is down
-            return Context(database, settings, None, exc, tokens=tokens)
+            failed = Context(database, settings, None, exc, tokens=tokens)
+            failed.router = router
+            return failed
         except Exception:  # a bug or a broken schema: masked for the client, logged for us
             log.exception("token lookup failed")
             return Context(database, settings, None, WorldmemError("Unexpected error."))
 
     return get_context
+
+
+async def place(ctx: Context) -> None:
+    """Points the context at its owner's cluster (graph/routing): its pool, whether it is moving. Nothing to
+    do with one cluster (no router) or before the principal is known (a WebSocket's, until connection_init)."""
+    if ctx.router is None or ctx.principal is None:
+        return
+    placed = ctx.router.cached(ctx.principal.owner)
+    if placed is None:
+        placed = await run_in_threadpool(ctx.router.place, ctx.principal.owner)
+    ctx.database, ctx.moving, ctx.cluster = placed.database, placed.route.moving, placed.route.cluster
 
 
 def require_token(ec: ExecutionContext) -> None:
@@ -133,6 +157,27 @@ def require_token(ec: ExecutionContext) -> None:
             raise getattr(ctx, "auth_error", None) or Unauthenticated(
                 "a valid bearer token is required: send the header `Authorization: Bearer wm_...` "
                 "(create one with `worldmem token create --owner NAME`)")
+
+
+def require_writable(ec: ExecutionContext) -> None:
+    """Refuses a mutation of an owner that is being moved to another cluster (OWNER_MOVING, retryable), before
+    it runs; queries and subscriptions go on. Costs nothing unless the owner is moving."""
+    ctx = ec.context
+    if isinstance(ctx, Context) and ctx.moving and has_mutation(ec.query):
+        raise Moving("this memory is being moved to another cluster: reading works, writing is refused until "
+                     f"the move ends (retry in {MOVE_RETRY_S:g} s) / dieses Gedächtnis wird gerade auf einen "
+                     f"anderen Cluster verschoben: Lesen geht, Schreiben erst nach dem Umzug (in {MOVE_RETRY_S:g} s "
+                     "erneut versuchen)", MOVE_RETRY_S)
+
+
+def has_mutation(query: str | None) -> bool:
+    """True when the document holds a mutation (a document that does not parse holds none: GraphQL refuses it)."""
+    try:
+        document = parse(query or "", no_location=True)
+    except GraphQLError:
+        return False
+    return any(isinstance(d, OperationDefinitionNode) and d.operation == OperationType.MUTATION
+               for d in document.definitions)
 
 
 def schema_only(query: str | None) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from graphql import GraphQLError, GraphQLSyntaxError
 
 from graph.error_codes import caller_must_fix
-from graph.errors import WorldmemError
+from graph.errors import Moving, WorldmemError
 
 log = logging.getLogger("worldmem.graphql")
 
@@ -50,6 +50,8 @@ def format_error(error: GraphQLError) -> GraphQLError:
     if ours is not None:
         error.message = ours.message
         error.extensions = {"code": ours.code}
+        if isinstance(ours, Moving):
+            error.extensions["retryAfter"] = ours.retry_after_s
     elif isinstance(error, GraphQLSyntaxError):
         error.extensions = {"code": PARSE_FAILED}
     elif _composed_by_graphql(error):

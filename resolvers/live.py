@@ -27,7 +27,8 @@ from strawberry.types.unset import UnsetType
 from graph.errors import Unauthenticated, WorldmemError
 from graph.ledger.tokens import authenticate
 from graph.platform.live import CommitHub, summary
-from resolvers.context import Context, bearer_token, principal
+from graph.routing.routes import DEFAULT
+from resolvers.context import Context, bearer_token, place, principal
 
 T = TypeVar("T")
 RECHECK_S = 1.0  # how often a socket asks the database about its token when the token cache is off
@@ -45,7 +46,11 @@ class MemoryCommitted:
 
 def _hub(info: Info[Any, Any]) -> CommitHub:
     request = getattr(info.context, "request", None)
-    hub = getattr(getattr(getattr(request, "app", None), "state", None), "live", None)
+    state = getattr(getattr(request, "app", None), "state", None)
+    hub = getattr(state, "live", None)
+    cluster = getattr(info.context, "cluster", DEFAULT)
+    if cluster != DEFAULT:  # an owner on another cluster: its commits are announced there (graph/routing)
+        hub = getattr(state, "cluster_hubs", {}).get(cluster)
     if not isinstance(hub, CommitHub):
         raise WorldmemError("live updates are not available")
     return hub
@@ -59,7 +64,7 @@ async def token_good_for(ctx: Context) -> float:
         if tokens is None or token is None:
             raise Unauthenticated("this connection's token cannot be checked again")
         if tokens.cached(token) is None:
-            await run_in_threadpool(tokens.authenticate, ctx.database, token)
+            await run_in_threadpool(tokens.authenticate, ctx.directory, token)
     except Unauthenticated as exc:
         ctx.principal, ctx.auth_error = None, exc
         socket = getattr(ctx, "request", None)
@@ -119,9 +124,10 @@ class LiveRouter(GraphQLRouter[Context, None]):
             return await super().on_ws_connect(context)  # a non-browser client sent the header
         try:
             if context.tokens is None:
-                context.principal = await run_in_threadpool(authenticate, context.database, token)
+                context.principal = await run_in_threadpool(authenticate, context.directory, token)
             else:
-                context.principal = await run_in_threadpool(context.tokens.authenticate, context.database, token)
+                context.principal = await run_in_threadpool(context.tokens.authenticate, context.directory, token)
+            await place(context)  # the owner's cluster, now that the owner is known
         except WorldmemError as exc:
             raise ConnectionRejectionError({"code": exc.code, "message": exc.message}) from None
         context.auth_error, context.token = None, token

@@ -39,7 +39,7 @@ from strawberry.types.graphql import OperationType
 from graph.error_codes import ErrorCode
 from graph.platform import safe_times
 from graph.settings import Settings
-from resolvers.context import Context, add_soft_errors, require_token
+from resolvers.context import Context, add_soft_errors, require_token, require_writable
 from resolvers.document_cache import few_values, for_schema
 from resolvers.fairness import offload
 from resolvers.input_rules import QUERY_TOO_LARGE, alias_limit, check_variables, literal_errors, width_error
@@ -152,6 +152,7 @@ class OperationGuard(_Guard):
     async def on_operation(self) -> AsyncIterator[None]:
         ec = self.execution_context
         require_token(ec)
+        require_writable(ec)
         ctx = ec.context
         budget: AbstractContextManager[object] = nullcontext()
         if isinstance(ctx, Context):
@@ -192,6 +193,7 @@ class OperationGuardSync(_Guard):
 
     def on_operation(self) -> Iterator[None]:
         require_token(self.execution_context)
+        require_writable(self.execution_context)
         ctx = self.execution_context.context
         if isinstance(ctx, Context):
             self._limits(ctx)

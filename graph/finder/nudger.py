@@ -113,12 +113,16 @@ class Nudger:
             self.nudge(owner, refs)
             return
         try:
-            reconcile_owner(self._db, owner, self._embedder, refs=refs)
+            reconcile_owner(self._database_of(owner), owner, self._embedder, refs=refs)
         except Exception:  # best effort: logged, retried by the next nudge or sweep
             log.exception("finder: reconciling an owner failed")
         finally:
             if self._locks is not None:
                 self._locks.release(FINDER_OWNER, owner)
+
+    def _database_of(self, owner: str) -> Database:
+        """Where the owner's rows are: this database (graph.routing.finder routes it)."""
+        return self._db
 
     def _sweep_all(self) -> None:
         metrics.finder_sweeps.inc()
