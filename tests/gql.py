@@ -50,9 +50,11 @@ def make_token(test_db_url: str, owner: str) -> MakeToken:
     return make
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def client(settings: Settings, app_db_url: str) -> Iterator[TestClient]:
-    """One app (and pool) for the session; server exceptions become 500 responses, as in production."""
+    """One app (and pool) per test module; server exceptions become 500 responses, as in production. Not per
+    session: each module imports this fixture, which makes it that module's own, so a session scope kept one
+    app per module open (its pools, its listener, its lock sessions) to the end and ran out of connections."""
     # a client on this machine, as GET /metrics requires when no metrics token is set (resolvers/metrics_access.py)
     with TestClient(create_app(settings, database_url=app_db_url), raise_server_exceptions=False,
                     client=("127.0.0.1", 50000)) as c:
