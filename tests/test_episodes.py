@@ -146,11 +146,17 @@ def test_episodes_are_found_by_words_at_once(db: Database, owner: str) -> None:
     assert en.mode == "text" and en.waiting is not None
 
 
-def test_import_and_search_over_graphql(client: TestClient, make_token: MakeToken) -> None:  # noqa: F811
+def test_import_and_search_over_graphql(client: TestClient, make_token: MakeToken,  # noqa: F811
+                                        admin_conn: psycopg.Connection) -> None:
     token, c = make_token(), chat()
     body = gql(client, token, IMPORT, {"chat": c, "turns": [wire(0, "Luna mag Lachs am liebsten"),
                                                             wire(1, "Gut zu wissen", role="ASSISTANT", speaker=None)]})
     assert body["data"]["importConversation"] == {"chatId": c, "imported": 2, "unchanged": 0, "curate": False}
+    embedded = admin_conn.execute(  # after the commit, before the call returned
+        "SELECT count(*) FILTER (WHERE NOT p.embedding_pending AND p.embedding IS NOT NULL) FROM memory_projections p "
+        "JOIN chat_turns t ON p.source_key = t.id::text AND p.owner_sub = t.owner_sub WHERE t.chat_id = %s",
+        (c,)).fetchone()
+    assert embedded == (2,)
     found = gql(client, token, SEARCH, {"q": "Lachs"})["data"]["searchWorldMemory"]
     hit = found["hits"][0]
     episode = hit["episode"]
@@ -183,18 +189,22 @@ def test_bad_imports_over_graphql_are_typed(client: TestClient, make_token: Make
         "importConversation"]["imported"] == 1
 
 
-def test_an_import_is_embedded_at_once_and_found_by_meaning(db: Database, owner: str,
-                                                             admin_conn: psycopg.Connection) -> None:
+def test_an_import_is_embedded_by_the_finder_and_found_by_meaning(db: Database, owner: str,
+                                                                   admin_conn: psycopg.Connection) -> None:
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
     c = chat()
     store.import_turns(db, owner, c, [ep(0, "Meine Mutter hat am 12. Juni Geburtstag", speaker="Anna"),
-                                      ep(1, "Der Zug nach Hamburg fährt um acht", speaker="Anna")],
-                       curate=False, embedder=model)
+                                      ep(1, "Der Zug nach Hamburg fährt um acht", speaker="Anna"),
+                                      ep(2, "Ich gehe dienstags ins Studio am Markt", speaker="Anna")],
+                       curate=False)
+    # one row a batch: every batch after the first is claimed (and embedded) while the one before is written
+    progress = reconciler.embed_pending(db, owner, model, batch=1)
+    assert (progress.embedded, progress.failed) == (3, 0)
     pending = admin_conn.execute(
         "SELECT count(*) FILTER (WHERE embedding_pending), count(*) FILTER (WHERE embedding IS NOT NULL) "
         "FROM memory_projections WHERE owner_sub = %s AND source_kind = 'episode'", (owner,)).fetchone()
-    assert pending == (0, 2)
+    assert pending == (0, 3)
     found = search.search_world_memory(db, owner, "When is my mom's birthday?", embedder=model)
     assert found.mode == "hybrid" and found.hits[0].episode is not None
     assert found.hits[0].episode.external_id == "m0" and "meaning" in found.hits[0].found_by
@@ -207,10 +217,11 @@ def test_a_failing_model_leaves_the_import_pending(db: Database, owner: str, adm
         def embed(self, texts: Sequence[str]) -> list[list[float]]:
             raise EmbeddingFailed("model down")
 
-    store.import_turns(db, owner, chat(), [ep(0, "bleibt auffindbar")], curate=False, embedder=Down())
-    row = admin_conn.execute("SELECT embedding_pending FROM memory_projections WHERE owner_sub = %s "
-                             "AND source_kind = 'episode'", (owner,)).fetchone()
-    assert row == (True,)
+    store.import_turns(db, owner, chat(), [ep(0, "bleibt auffindbar"), ep(1, "auch das")], curate=False)
+    assert reconciler.embed_pending(db, owner, Down(), batch=1).failed == 1  # the run stops at the failure
+    rows = admin_conn.execute("SELECT embedding_pending, embedding_error FROM memory_projections "
+                              "WHERE owner_sub = %s AND source_kind = 'episode'", (owner,)).fetchall()
+    assert sorted(rows, key=str) == sorted([(True, "model down"), (True, None)], key=str)
     assert search.search_world_memory(db, owner, "auffindbar").hits[0].episode is not None
 
 
