@@ -22,6 +22,7 @@ from graph.finder import search as finder
 from graph.finder.embedders import EmbeddingFailed, embedder_for
 from graph.platform.db import Database
 from graph.settings import Settings
+from graph.sql import load
 from resolvers.app import create_app
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
@@ -261,3 +262,38 @@ def test_owner_and_agent_tokens_may_send_an_import_larger_than_an_ordinary_body(
         too_big = api.post("/graphql", json={"query": IMPORT, "variables": {"chat": chat(), "turns": huge}},
                            headers={"Authorization": f"Bearer {make_token()}"})
         assert too_big.status_code == 413
+
+
+def _scans(plan: Any, relation: str) -> list[dict[str, Any]]:
+    """Every plan node that scans `relation` under the alias p (the episode list's own scan)."""
+    found = []
+    stack = [plan[0]["Plan"]]
+    while stack:
+        node = stack.pop()
+        if node.get("Relation Name") == relation and node.get("Alias") == "p":
+            found.append(node)
+        stack += node.get("Plans", [])
+    return found
+
+
+def test_the_episode_list_skips_its_word_scans_for_an_owner_without_episodes(
+        db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
+    admin_conn.execute("INSERT INTO memory_projections (owner_sub, source_kind, source_key, text) "
+                       "VALUES (%s, 'summary', 'k1', 'Der Kletterpark öffnet im Januar')", (owner,))
+    params = {"words": "kletterpark", "k": 20, "from": None, "to": None}
+    statement = b"EXPLAIN (ANALYZE, FORMAT JSON) " + load("finder_search_episodes").encode()
+
+    def plan() -> list[dict[str, Any]]:
+        with db.owner_tx(owner, read_only=True) as conn:
+            row = conn.execute(statement, params).fetchone()
+        assert row is not None
+        return _scans(row["QUERY PLAN"], "memory_projections")
+
+    scans = plan()
+    assert scans and all(s["Actual Loops"] == 0 for s in scans)  # a text holds the word, but no episode
+    store.import_turns(db, owner, chat(), [ep(0, "Der Kletterpark öffnet im Februar")], curate=False)
+    scans = plan()
+    assert any(s["Actual Loops"] > 0 for s in scans)
+    with db.owner_tx(owner, read_only=True) as conn:
+        rows = conn.execute(load("finder_search_episodes"), params).fetchall()
+    assert [r["source_kind"] for r in rows] == ["episode"]
