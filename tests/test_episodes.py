@@ -297,3 +297,16 @@ def test_the_episode_list_skips_its_word_scans_for_an_owner_without_episodes(
     with db.owner_tx(owner, read_only=True) as conn:
         rows = conn.execute(load("finder_search_episodes"), params).fetchall()
     assert [r["source_kind"] for r in rows] == ["episode"]
+
+
+def test_a_pool_of_one_connection_embeds_batch_by_batch(app_db_url: str, owner: str) -> None:
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
+    single = Database(app_db_url, max_size=1)  # `worldmem finder reconcile`'s pool: no second claim ahead
+    try:
+        store.import_turns(single, owner, chat(), [ep(0, "eins"), ep(1, "zwei"), ep(2, "drei")], curate=False)
+        progress = reconciler.embed_pending(single, owner, model, batch=1)
+        assert (progress.embedded, progress.failed) == (3, 0)
+        assert reconciler.embed_pending(single, owner, model, batch=1).embedded == 0
+    finally:
+        single.close()
