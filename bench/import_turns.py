@@ -1,10 +1,10 @@
 """Where one importConversation's time goes: N turns of one chat, phase by phase, on a scratch database.
 
-    python -m bench.import_turns [--turns 10000] [--phases] [--keep] [--compare]
+    python -m bench.import_turns [--turns 10000] [--phases] [--keep]
 
 Without `--phases`: the import as importConversation runs it (graph.episodes.store.import_turns, then the
-finder's embedding of the new turns, graph.finder.reconciler.embed_pending with the API's batch, the model
-one batch ahead of the database), reporting the time until the turns are committed and found by words, and
+finder's embedding of the new turns, graph.finder.reconciler.embed_pending with the API's batch),
+reporting the time until the turns are committed and found by words, and
 until every turn is embedded (target: both within 20 s for 10,000 turns). With `--phases` also the parts
 alone: scrubbing and checking, and the offline model on the turn texts.
 """
@@ -41,8 +41,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=10_000)
     parser.add_argument("--phases", action="store_true", help="also time each part alone")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
-    parser.add_argument("--compare", action="store_true",
-                        help="then the same import for a second owner, embedded batch after batch (no claim ahead)")
     args = parser.parse_args(argv)
     embedder = embedder_for(Settings(embedding_provider="offline"))
     assert embedder is not None
@@ -58,14 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     with scratch(get_settings(), keep=args.keep) as (_admin, app):
         db = Database(app, max_size=4, statement_timeout_ms=600_000)
         try:
-            for owner, ahead in [(OWNER, True)] + ([(f"{OWNER}-2", False)] if args.compare else []):
-                committed, done = timed(partial(store.import_turns, db, owner, "chat-1", batch, curate=False))
-                print(f"[import] {done.imported} turns committed and found by words: {committed:.2f} s", flush=True)
-                embedded, progress = timed(partial(reconciler.embed_pending, db, owner, embedder, batch=EMBED_BATCH,
-                                                   ahead_ok=ahead))
-                print(f"[import] then embedded by the finder ({progress.embedded} rows, "
-                      f"{'the model a batch ahead' if ahead else 'batch after batch'}): {embedded:.2f} s; "
-                      f"all together {committed + embedded:.2f} s (target 20 s)", flush=True)
+            committed, done = timed(partial(store.import_turns, db, OWNER, "chat-1", batch, curate=False))
+            print(f"[import] {done.imported} turns committed and found by words: {committed:.2f} s", flush=True)
+            embedded, progress = timed(partial(reconciler.embed_pending, db, OWNER, embedder, batch=EMBED_BATCH))
+            print(f"[import] then embedded by the finder ({progress.embedded} rows): {embedded:.2f} s; "
+                  f"all together {committed + embedded:.2f} s (target 20 s)", flush=True)
             again, _ = timed(lambda: store.import_turns(db, OWNER, "chat-1", batch, curate=False))
             print(f"[import] replayed (nothing new): {again:.2f} s", flush=True)
         finally:

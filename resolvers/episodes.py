@@ -2,7 +2,7 @@
 
 All or nothing and replayable; owner and agent tokens (an integration writes observed state, not the owner's
 conversations). The turns are committed first (found by words from then on); then the finder embeds them
-before the call returns (graph.finder.embedding: the model one batch ahead of the database), so an agent that
+before the call returns (graph.finder.reconciler.embed_pending), so an agent that
 searches right after the import searches them by meaning too. What the model could not embed waits for the
 finder's thread, nudged here. `curate: true` hands the new turns to the curator's listener as one backlog.
 """
@@ -20,13 +20,11 @@ from strawberry.types import Info
 from curator import turns as t
 from graph.episodes import model, store
 from graph.errors import BadInput, Forbidden
-from graph.finder.embedders import Embedder, embedder_for
+from graph.finder.embedders import embedder_for
 from graph.finder.nudger import Nudger
 from graph.finder.reconciler import embed_pending
-from graph.platform.db import Database
 from resolvers.context import blocking, database, principal
 from resolvers.curator_types import TurnRole
-from resolvers.fairness import offload_spare
 
 log = logging.getLogger("worldmem.episodes")
 EMBED_BATCH = 256  # texts per model call: the model's speed is flat from about 20 short texts up
@@ -64,10 +62,6 @@ def _episodes(turns: list[ImportTurnInput]) -> list[model.EpisodeIn]:
     return out
 
 
-def _embedded(spare: bool, db: Database, owner: str, embedder: Embedder, rows: int) -> None:
-    embed_pending(db, owner, embedder, batch=EMBED_BATCH, max_rows=rows, ahead_ok=spare)
-
-
 async def import_conversation(info: Info[Any, Any], chat_id: str, turns: list[ImportTurnInput],
                               curate: bool = False) -> ImportResult:
     who = principal(info)
@@ -80,7 +74,7 @@ async def import_conversation(info: Info[Any, Any], chat_id: str, turns: list[Im
     embedder = embedder_for(info.context.settings)
     if embedder is not None and done.imported:
         try:
-            await offload_spare(_embedded, db, who.owner, embedder, done.imported)
+            await blocking(embed_pending, db, who.owner, embedder, batch=EMBED_BATCH, max_rows=done.imported)
         except Exception:  # the turns are committed and found by words; the finder's thread retries the rest
             log.exception("embedding an import into chat %s failed", chat_id)
     finder: Nudger | None = getattr(info.context.request.app.state, "finder", None)

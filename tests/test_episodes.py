@@ -199,7 +199,7 @@ def test_an_import_is_embedded_by_the_finder_and_found_by_meaning(db: Database, 
                                       ep(1, "Der Zug nach Hamburg fährt um acht", speaker="Anna"),
                                       ep(2, "Ich gehe dienstags ins Studio am Markt", speaker="Anna")],
                        curate=False)
-    # one row a batch: every batch after the first is claimed (and embedded) while the one before is written
+    # one row a batch: each batch claimed, embedded and written in a transaction of its own, none twice
     progress = reconciler.embed_pending(db, owner, model, batch=1)
     assert (progress.embedded, progress.failed) == (3, 0)
     pending = admin_conn.execute(
@@ -299,10 +299,10 @@ def test_the_episode_list_skips_its_word_scans_for_an_owner_without_episodes(
     assert [r["source_kind"] for r in rows] == ["episode"]
 
 
-def test_a_pool_of_one_connection_embeds_batch_by_batch(app_db_url: str, owner: str) -> None:
+def test_a_pool_of_one_connection_embeds_every_batch(app_db_url: str, owner: str) -> None:
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
-    single = Database(app_db_url, max_size=1)  # `worldmem finder reconcile`'s pool: no second claim ahead
+    single = Database(app_db_url, max_size=1)  # `worldmem finder reconcile`'s pool
     try:
         store.import_turns(single, owner, chat(), [ep(0, "eins"), ep(1, "zwei"), ep(2, "drei")], curate=False)
         progress = reconciler.embed_pending(single, owner, model, batch=1)

@@ -7,9 +7,9 @@ as it is; with other text the whole import is refused (EXTERNAL_ID_REUSED). Text
 first, so neither the store nor the embedding ever holds one.
 
 The import commits the turns found by words and leaves their embedding to the finder, after the commit
-(graph.finder.embedding): a vector's HNSW insert costs the database as much as the model costs this process,
-so inside the import's transaction it would hold the turns invisible (and the chat's row locked) for the
-whole embedding, while after it the two overlap and the turns are found by words meanwhile.
+(graph.finder.reconciler.embed_pending): the model and the vectors' HNSW index inserts take most of an
+import's time, and inside the import's transaction they would hold the turns invisible (and the chat's row
+locked) for all of it, while after it the turns are found by words meanwhile.
 """
 
 from __future__ import annotations

@@ -11,15 +11,16 @@ every owner now and then. With Temporal configured the same `reconcile_owner` ru
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from uuid import UUID
 
-from graph.finder.embedders import Embedder
-from graph.finder.embedding import embed_rows
+from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
 from graph.finder.projections import NO_ID, sync_entities
 from graph.platform.db import Database
 from graph.sql import load
 
+log = logging.getLogger("worldmem.finder")
 SWEEP_BATCH = 500
 
 
@@ -52,13 +53,30 @@ def sweep_entities(db: Database, owner: str, *, refs: list[str] | None = None, a
 
 
 def embed_pending(db: Database, owner: str, embedder: Embedder, *, batch: int = 64,
-                  max_rows: int | None = None, ahead_ok: bool = True) -> Progress:
-    """Embed the owner's pending rows, `batch` texts per model call, until none is left (or about `max_rows`),
-    the model one batch ahead of the database (graph.finder.embedding; `ahead_ok`: on a second connection).
-    A failed call marks its rows with the error and stops this run (the next run retries)."""
+                  max_rows: int | None = None) -> Progress:
+    """Embed the owner's pending rows, `batch` texts per model call and one UPDATE per batch, until none is
+    left (or about `max_rows`). A failed call marks its rows with the error and stops this run (the next run
+    retries). Each batch is claimed in a transaction of its own (FOR UPDATE SKIP LOCKED: two reconcilers
+    share the queue). Batch by batch, not the model one batch ahead of the database on a second
+    connection: on this 2-core machine, where other work keeps both cores busy, that measured slower, not
+    faster (docs/episodes.md, "Episodes at scale")."""
     progress = Progress()
-    progress.embedded, progress.failed = embed_rows(db, owner, embedder, batch=batch, max_rows=max_rows,
-                                                   ahead_ok=ahead_ok)
+    while max_rows is None or progress.embedded < max_rows:
+        with db.owner_tx(owner) as conn:
+            rows = conn.execute(load("finder_pending"), {"model": embedder.name, "batch": batch}).fetchall()
+            if not rows:
+                break
+            try:
+                vectors = embedder.embed([r["text"] for r in rows])
+            except EmbeddingFailed as exc:
+                log.warning("embedding failed for %d rows of an owner: %s", len(rows), exc)
+                conn.execute(load("finder_embedding_failed"), {"ids": [r["id"] for r in rows], "error": str(exc)})
+                progress.failed += len(rows)
+                break
+            conn.execute(load("finder_embeddings_set"), {
+                "ids": [r["id"] for r in rows], "texts": [r["text"] for r in rows],
+                "embeddings": [vector_literal(v) for v in vectors], "model": embedder.name})
+        progress.embedded += len(rows)
     return progress
 
 
