@@ -2,9 +2,9 @@
 and searchWorldMemory over the owner's episodes and entities, against an owner without episodes.
 
 On a scratch database of its own (bench.fresh_data.scratch: created, migrated, dropped):
-1. `--turns` turns (German and English, several speakers) in ONE import with the offline model, as the API
-   runs it: the turns stored set-based while a worker thread embeds them, then their projections written
-   with their vectors, all in one transaction. Target: within 20 s for 10,000 turns.
+1. `--turns` turns (German and English, several speakers) in ONE import, as the API runs it: the turns and
+   their projections committed, then embedded by the finder with the offline model. Target: within 20 s for
+   10,000 turns (bench.import_turns times the two steps apart).
 2. `--people` entities with two facts each (bench.fresh_data.people) for the same owner and for a second
    owner without episodes, projected and embedded.
 3. searchWorldMemory's search as the server runs it (rounds of their own; hybrid: the query embedded, the
