@@ -22,6 +22,7 @@ from graph.finder import search as finder
 from graph.finder.embedders import EmbeddingFailed, embedder_for
 from graph.platform.db import Database
 from graph.settings import Settings
+from graph.sql import load
 from resolvers.app import create_app
 from tests.gql import MakeToken, client, codes, gql, make_token  # noqa: F401
 
@@ -146,11 +147,17 @@ def test_episodes_are_found_by_words_at_once(db: Database, owner: str) -> None:
     assert en.mode == "text" and en.waiting is not None
 
 
-def test_import_and_search_over_graphql(client: TestClient, make_token: MakeToken) -> None:  # noqa: F811
+def test_import_and_search_over_graphql(client: TestClient, make_token: MakeToken,  # noqa: F811
+                                        admin_conn: psycopg.Connection) -> None:
     token, c = make_token(), chat()
     body = gql(client, token, IMPORT, {"chat": c, "turns": [wire(0, "Luna mag Lachs am liebsten"),
                                                             wire(1, "Gut zu wissen", role="ASSISTANT", speaker=None)]})
     assert body["data"]["importConversation"] == {"chatId": c, "imported": 2, "unchanged": 0, "curate": False}
+    embedded = admin_conn.execute(  # after the commit, before the call returned
+        "SELECT count(*) FILTER (WHERE NOT p.embedding_pending AND p.embedding IS NOT NULL) FROM memory_projections p "
+        "JOIN chat_turns t ON p.source_key = t.id::text AND p.owner_sub = t.owner_sub WHERE t.chat_id = %s",
+        (c,)).fetchone()
+    assert embedded == (2,)
     found = gql(client, token, SEARCH, {"q": "Lachs"})["data"]["searchWorldMemory"]
     hit = found["hits"][0]
     episode = hit["episode"]
@@ -183,18 +190,22 @@ def test_bad_imports_over_graphql_are_typed(client: TestClient, make_token: Make
         "importConversation"]["imported"] == 1
 
 
-def test_an_import_is_embedded_at_once_and_found_by_meaning(db: Database, owner: str,
-                                                             admin_conn: psycopg.Connection) -> None:
+def test_an_import_is_embedded_by_the_finder_and_found_by_meaning(db: Database, owner: str,
+                                                                   admin_conn: psycopg.Connection) -> None:
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
     c = chat()
     store.import_turns(db, owner, c, [ep(0, "Meine Mutter hat am 12. Juni Geburtstag", speaker="Anna"),
-                                      ep(1, "Der Zug nach Hamburg fährt um acht", speaker="Anna")],
-                       curate=False, embedder=model)
+                                      ep(1, "Der Zug nach Hamburg fährt um acht", speaker="Anna"),
+                                      ep(2, "Ich gehe dienstags ins Studio am Markt", speaker="Anna")],
+                       curate=False)
+    # one row a batch: each batch claimed, embedded and written in a transaction of its own, none twice
+    progress = reconciler.embed_pending(db, owner, model, batch=1)
+    assert (progress.embedded, progress.failed) == (3, 0)
     pending = admin_conn.execute(
         "SELECT count(*) FILTER (WHERE embedding_pending), count(*) FILTER (WHERE embedding IS NOT NULL) "
         "FROM memory_projections WHERE owner_sub = %s AND source_kind = 'episode'", (owner,)).fetchone()
-    assert pending == (0, 2)
+    assert pending == (0, 3)
     found = search.search_world_memory(db, owner, "When is my mom's birthday?", embedder=model)
     assert found.mode == "hybrid" and found.hits[0].episode is not None
     assert found.hits[0].episode.external_id == "m0" and "meaning" in found.hits[0].found_by
@@ -207,10 +218,11 @@ def test_a_failing_model_leaves_the_import_pending(db: Database, owner: str, adm
         def embed(self, texts: Sequence[str]) -> list[list[float]]:
             raise EmbeddingFailed("model down")
 
-    store.import_turns(db, owner, chat(), [ep(0, "bleibt auffindbar")], curate=False, embedder=Down())
-    row = admin_conn.execute("SELECT embedding_pending FROM memory_projections WHERE owner_sub = %s "
-                             "AND source_kind = 'episode'", (owner,)).fetchone()
-    assert row == (True,)
+    store.import_turns(db, owner, chat(), [ep(0, "bleibt auffindbar"), ep(1, "auch das")], curate=False)
+    assert reconciler.embed_pending(db, owner, Down(), batch=1).failed == 1  # the run stops at the failure
+    rows = admin_conn.execute("SELECT embedding_pending, embedding_error FROM memory_projections "
+                              "WHERE owner_sub = %s AND source_kind = 'episode'", (owner,)).fetchall()
+    assert sorted(rows, key=str) == sorted([(True, "model down"), (True, None)], key=str)
     assert search.search_world_memory(db, owner, "auffindbar").hits[0].episode is not None
 
 
@@ -250,3 +262,51 @@ def test_owner_and_agent_tokens_may_send_an_import_larger_than_an_ordinary_body(
         too_big = api.post("/graphql", json={"query": IMPORT, "variables": {"chat": chat(), "turns": huge}},
                            headers={"Authorization": f"Bearer {make_token()}"})
         assert too_big.status_code == 413
+
+
+def _scans(plan: Any, relation: str) -> list[dict[str, Any]]:
+    """Every plan node that scans `relation` under the alias p (the episode list's own scan)."""
+    found = []
+    stack = [plan[0]["Plan"]]
+    while stack:
+        node = stack.pop()
+        if node.get("Relation Name") == relation and node.get("Alias") == "p":
+            found.append(node)
+        stack += node.get("Plans", [])
+    return found
+
+
+def test_the_episode_list_skips_its_word_scans_for_an_owner_without_episodes(
+        db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
+    admin_conn.execute("INSERT INTO memory_projections (owner_sub, source_kind, source_key, text) "
+                       "VALUES (%s, 'summary', 'k1', 'Der Kletterpark öffnet im Januar')", (owner,))
+    params = {"words": "kletterpark", "k": 20, "from": None, "to": None}
+    statement = b"EXPLAIN (ANALYZE, FORMAT JSON) " + load("finder_search_episodes").encode()
+
+    def plan() -> list[dict[str, Any]]:
+        with db.owner_tx(owner, read_only=True) as conn:
+            row = conn.execute(statement, params).fetchone()
+        assert row is not None
+        return _scans(row["QUERY PLAN"], "memory_projections")
+
+    scans = plan()
+    assert scans and all(s["Actual Loops"] == 0 for s in scans)  # a text holds the word, but no episode
+    store.import_turns(db, owner, chat(), [ep(0, "Der Kletterpark öffnet im Februar")], curate=False)
+    scans = plan()
+    assert any(s["Actual Loops"] > 0 for s in scans)
+    with db.owner_tx(owner, read_only=True) as conn:
+        rows = conn.execute(load("finder_search_episodes"), params).fetchall()
+    assert [r["source_kind"] for r in rows] == ["episode"]
+
+
+def test_a_pool_of_one_connection_embeds_every_batch(app_db_url: str, owner: str) -> None:
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
+    single = Database(app_db_url, max_size=1)  # `worldmem finder reconcile`'s pool
+    try:
+        store.import_turns(single, owner, chat(), [ep(0, "eins"), ep(1, "zwei"), ep(2, "drei")], curate=False)
+        progress = reconciler.embed_pending(single, owner, model, batch=1)
+        assert (progress.embedded, progress.failed) == (3, 0)
+        assert reconciler.embed_pending(single, owner, model, batch=1).embedded == 0
+    finally:
+        single.close()

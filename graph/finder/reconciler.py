@@ -54,8 +54,12 @@ def sweep_entities(db: Database, owner: str, *, refs: list[str] | None = None, a
 
 def embed_pending(db: Database, owner: str, embedder: Embedder, *, batch: int = 64,
                   max_rows: int | None = None) -> Progress:
-    """Embed the owner's pending rows, `batch` texts per model call, until none is left (or `max_rows`).
-    A failed call marks its rows with the error and stops this run (the next run retries)."""
+    """Embed the owner's pending rows, `batch` texts per model call and one UPDATE per batch, until none is
+    left (or about `max_rows`). A failed call marks its rows with the error and stops this run (the next run
+    retries). Each batch is claimed in a transaction of its own (FOR UPDATE SKIP LOCKED: two reconcilers
+    share the queue). Batch by batch, not the model one batch ahead of the database on a second
+    connection: on this 2-core machine, where other work keeps both cores busy, that measured slower, not
+    faster (docs/episodes.md, "Episodes at scale")."""
     progress = Progress()
     while max_rows is None or progress.embedded < max_rows:
         with db.owner_tx(owner) as conn:
@@ -69,10 +73,9 @@ def embed_pending(db: Database, owner: str, embedder: Embedder, *, batch: int = 
                 conn.execute(load("finder_embedding_failed"), {"ids": [r["id"] for r in rows], "error": str(exc)})
                 progress.failed += len(rows)
                 break
-            for row, vector in zip(rows, vectors, strict=True):
-                conn.execute(load("finder_embedding_set"), {"id": row["id"], "text": row["text"],
-                                                            "model": embedder.name,
-                                                            "embedding": vector_literal(vector)})
+            conn.execute(load("finder_embeddings_set"), {
+                "ids": [r["id"] for r in rows], "texts": [r["text"] for r in rows],
+                "embeddings": [vector_literal(v) for v in vectors], "model": embedder.name})
         progress.embedded += len(rows)
     return progress
 

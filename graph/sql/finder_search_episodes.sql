@@ -5,6 +5,9 @@
 -- as finder_search_text does (0078); `source_kind || ''` on purpose: a condition the unique (owner, kind, key)
 -- btree can serve made the planner walk every episode there and filter each through wm_owned_tsv (50-70 ms at
 -- 10,000 episodes instead of the GIN's few ms). With a time range only episodes said during it.
+-- An owner without episodes skips the word scans: the EXISTS is one probe of the unique (owner, kind, key)
+-- btree, planned as a one-time filter over the whole scan (an owner of entities only paid for two GIN scans
+-- of their texts for nothing).
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
 WITH words AS MATERIALIZED (
     SELECT to_tsquery('german', %(words)s) AS de, to_tsquery('english', %(words)s) AS en
@@ -14,7 +17,8 @@ top AS MATERIALIZED (
            greatest(ts_rank(p.tsv_german, (SELECT de FROM words)),
                     ts_rank(p.tsv_english, (SELECT en FROM words)))::float8 AS score
     FROM memory_projections p
-    WHERE p.owner_sub = wm_owner() AND (p.source_kind || '') = 'episode'
+    WHERE EXISTS (SELECT FROM memory_projections e WHERE e.owner_sub = wm_owner() AND e.source_kind = 'episode')
+      AND p.owner_sub = wm_owner() AND (p.source_kind || '') = 'episode'
       AND (wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT de FROM words)
            AND wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT wm_owner_tsquery())
         OR wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT en FROM words)
