@@ -123,13 +123,13 @@ def measure(admin: str, app: str, runs: int) -> dict[str, dict[str, float]]:
     settings = get_settings().model_copy(update={"finder_sweep_s": 0.0, "embedding_provider": "offline"})
     qs = [QUERIES[i % len(QUERIES)] for i in range(runs)]
     with TestClient(create_app(settings, database_url=app)) as client:
-        def call(owner: str, query: str, variables: dict[str, Any]) -> Callable[[str], object]:
+        def call(owner: str, query: str, variables: dict[str, Any]) -> Callable[[str], dict[str, Any]]:
             headers = {"Authorization": f"Bearer {create_token(admin, owner)}"}
 
-            def one(q: str) -> object:
+            def one(q: str) -> dict[str, Any]:
                 query_vectors.forget()  # each query embedded, as a new question is
-                body = client.post("/graphql", headers=headers,
-                                   json={"query": query, "variables": {k: q for k in variables}}).json()
+                body: dict[str, Any] = client.post("/graphql", headers=headers, json={
+                    "query": query, "variables": {k: q for k in variables}}).json()
                 if body.get("errors"):
                     raise RuntimeError(f"{query.split('(')[0]}: {body['errors'][:1]}")
                 return body

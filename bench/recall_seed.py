@@ -113,7 +113,7 @@ def _seed(admin: str, app: str, seed: Seed, turns: Turns) -> None:
 
     def vectors(n: int) -> Iterator[str]:
         for i in range(n):
-            v = pool[i % len(pool)] + rng.normal(0, NOISE, pool.shape[1]).astype(np.float32)
+            v = pool[i % len(pool)] + np.asarray(rng.normal(0, NOISE, pool.shape[1]), dtype=np.float32)
             yield vector_literal((v / np.linalg.norm(v)).tolist())
 
     with psycopg.connect(admin) as conn:

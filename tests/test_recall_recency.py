@@ -13,6 +13,7 @@ from graph.episodes import store
 from graph.episodes.model import Episode, EpisodeIn
 from graph.finder import neighbours, recency
 from graph.finder.embedders import embedder_for
+from graph.finder.reconciler import embed_pending
 from graph.platform.db import Database
 from graph.settings import Settings
 
@@ -56,7 +57,9 @@ def test_an_update_ranks_first_for_a_question_about_now(db: Database, owner: str
         EpisodeIn(external_id="gym", speaker="Sam", text="The gym is closed on Sunday", occurred_at=T0
                   + timedelta(days=10)),
         EpisodeIn(external_id="new", speaker="Sam", text="Big news: I moved to Hamburg last week, I live near "
-                  "the harbour now", occurred_at=T0 + timedelta(days=200))], curate=False, embedder=OFFLINE)
+                  "the harbour now", occurred_at=T0 + timedelta(days=200))], curate=False)
+    assert OFFLINE is not None
+    embed_pending(db, owner, OFFLINE)
     found = search.search_world_memory(db, owner, question, embedder=OFFLINE)
     ids = [h.episode.external_id for h in found.hits if h.episode is not None]
     assert ids.index("new") < ids.index("old") if newer_first else ids.index("old") < ids.index("new")
