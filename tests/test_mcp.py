@@ -23,7 +23,10 @@ from mcp.types import CallToolResult, TextContent
 
 from client import WorldmemClient
 from graph.codemode.sample import load_sample
+from graph.finder.embedders import embedder_for
+from graph.finder.reconciler import reconcile_owner
 from graph.platform.db import Database
+from graph.settings import Settings
 from tests.gql import MakeToken, make_token  # noqa: F401
 from tests.hostile_http import free_port
 from tests.test_client import NOW, SCRIPT, server, token  # noqa: F401
@@ -49,9 +52,12 @@ def text(result: CallToolResult) -> str:
 
 
 @pytest.fixture
-def coding_token(db: Database, owner: str, make_token: MakeToken) -> str:  # noqa: F811
-    """The demo world with the code-mode sample (conventions, a decision, a failed test run); an agent token."""
+def coding_token(db: Database, owner: str, make_token: MakeToken, settings: Settings) -> str:  # noqa: F811
+    """The demo world with the code-mode sample (conventions, a decision, a failed test run), embedded before
+    any read (so both sides of a comparison search the same embedded rows, not a background embedding half
+    done); an agent token."""
     load_sample(db, owner, NOW)
+    reconcile_owner(db, owner, embedder_for(settings))
     return make_token(kind="agent")
 
 

@@ -26,6 +26,7 @@ from graph.platform.db import Database
 from graph.platform.session_locks import LEADER, SessionLocks
 from graph.reads.temporal import state_at
 from graph.retention import job, observed
+from graph.retention.classes import month_of
 from graph.retention.durable import WORKFLOW as RETENTION
 from graph.retention.durable import RunInput, RunSummary
 from graph.settings import Settings
@@ -204,7 +205,7 @@ def test_two_workers_retention_job_finished_by_the_survivor(db: Database, settin
     assert tries == [2]
     assert (summary.dropped.get("2020-09"), summary.errors) == (3, [])
     with db.owner_tx(owner, read_only=True) as conn:
-        assert observed.months(conn) == []
+        assert month_of(SEPTEMBER) not in observed.months(conn)  # other tests' months may exist
         rollups = conn.execute("SELECT text FROM memory_projections WHERE source_kind = 'rollup'").fetchall()
     assert len(rollups) == 1
     assert took < 30
