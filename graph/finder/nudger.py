@@ -58,10 +58,12 @@ class Nudger:
 
     def start(self) -> None:
         self._thread.start()
-        commit_listeners.listen(self._db, self.nudge)
+        for db in self._heard():
+            commit_listeners.listen(db, self.nudge)
 
     def stop(self) -> None:
-        commit_listeners.unlisten(self._db, self.nudge)
+        for db in self._heard():
+            commit_listeners.unlisten(db, self.nudge)
         self._queue.put(None)
         self._thread.join(timeout=10)
         if self._locks is not None:
@@ -119,6 +121,10 @@ class Nudger:
         finally:
             if self._locks is not None:
                 self._locks.release(FINDER_OWNER, owner)
+
+    def _heard(self) -> list[Database]:
+        """The databases whose commits nudge this finder: this one (graph.routing.finder adds every cluster's)."""
+        return [self._db]
 
     def _database_of(self, owner: str) -> Database:
         """Where the owner's rows are: this database (graph.routing.finder routes it)."""

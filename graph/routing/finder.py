@@ -12,6 +12,7 @@ from graph.finder.nudger import Nudger
 from graph.platform.db import Database
 from graph.platform.session_locks import SessionLocks
 from graph.routing.router import Router
+from graph.routing.routes import DEFAULT
 
 
 class RoutedNudger(Nudger):
@@ -19,6 +20,10 @@ class RoutedNudger(Nudger):
                  locks: SessionLocks | None = None) -> None:
         super().__init__(router.directory, embedder, interval_s, locks)
         self._router = router
+
+    def _heard(self) -> list[Database]:
+        """Commits on any cluster: a commit through cluster b's pool is told to listeners of that pool."""
+        return [self._router.database(name) for name in (DEFAULT, *self._router.urls)]
 
     def _database_of(self, owner: str) -> Database:
         return self._router.place(owner).database
