@@ -1,14 +1,16 @@
-"""The server's finder thread when owners live on several clusters: a nudge after a commit reconciles the
-owner on the cluster the route names (a commit on cluster b must be projected on b, where its rows are).
+"""The server's finder thread when owners live on several clusters: each owner is reconciled on the cluster its
+route names (a commit on cluster b must be projected on b, where its rows are).
 
-It is the Nudger (graph/finder/nudger.py) with one step replaced: `_database_of`, where an owner's rows are. The
-periodic sweep still lists the directory's owners only (owners elsewhere are swept by the finder run against
-their cluster: `worldmem finder reconcile` with that cluster's settings, or a worker per cluster)."""
+It is the Nudger (graph/finder/nudger.py) with two steps replaced: `_database_of`, where an owner's rows are,
+and the commits it hears: those of every cluster's pool, each opened when an owner there first asks (commit
+listeners are keyed by the Database). The periodic sweep lists the directory's owners (every owner with a
+token, wherever its data is) and reconciles each on its cluster."""
 
 from __future__ import annotations
 
 from graph.finder.embedders import Embedder
 from graph.finder.nudger import Nudger
+from graph.ledger import commit_listeners
 from graph.platform.db import Database
 from graph.platform.session_locks import SessionLocks
 from graph.routing.router import Router
@@ -19,6 +21,22 @@ class RoutedNudger(Nudger):
                  locks: SessionLocks | None = None) -> None:
         super().__init__(router.directory, embedder, interval_s, locks)
         self._router = router
+
+    def start(self) -> None:
+        super().start()  # the directory's commits
+        self._router.on_open.append(self._hear)
+        for db in self._router.opened()[1:]:
+            self._hear(db)
+
+    def stop(self) -> None:
+        if self._hear in self._router.on_open:
+            self._router.on_open.remove(self._hear)
+        for db in self._router.opened()[1:]:
+            commit_listeners.unlisten(db, self.nudge)
+        super().stop()
+
+    def _hear(self, db: Database) -> None:
+        commit_listeners.listen(db, self.nudge)
 
     def _database_of(self, owner: str) -> Database:
         return self._router.place(owner).database

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graph.errors import Unavailable
+from graph.errors import Moving, Unavailable
 from graph.platform.db import Database
 from graph.routing.routes import DEFAULT, Route, read_route
 
@@ -37,6 +37,8 @@ class Router:
         self._lock = threading.Lock()
         self._pools: dict[str, Database] = {DEFAULT: directory}
         self._routes: dict[str, tuple[float, Route]] = {}
+        # told of each pool opened later (a commit listener must hear the commits on every cluster)
+        self.on_open: list[Callable[[Database], None]] = []
 
     def cached(self, owner: str) -> Placement | None:
         """The placement of `owner` when its route was read less than `ttl_s` ago (cheap: on the event loop)."""
@@ -66,6 +68,15 @@ class Router:
                 self._routes[owner] = (asked_at + self.ttl_s, route)
         return Placement(database, route)
 
+    def writable(self, owner: str) -> Database:
+        """The owner's database for a write outside a request (the curator): OwnerMoving while a move is marked,
+        as a mutation gets, so the caller retries after the switch (its commit would not be copied)."""
+        placed = self.place(owner)
+        if placed.route.moving:
+            raise Moving(f"the owner is being moved to cluster {placed.route.moving_to!r}: its writes wait",
+                         self.ttl_s + 0.5)
+        return placed.database
+
     def database(self, cluster: str) -> Database:
         with self._lock:
             found = self._pools.get(cluster)
@@ -77,7 +88,20 @@ class Router:
                 raise Unavailable(f"the owner's cluster {cluster!r} is not in WORLDMEM_CLUSTERS of this server")
             size, timeout = self._pool_args
             made = self._pools[cluster] = Database(url, max_size=size, statement_timeout_ms=timeout)
-            return made
+            told = list(self.on_open)
+        for hook in told:
+            hook(made)
+        return made
+
+    def opened(self) -> list[Database]:
+        """The pools open now, the directory's first."""
+        with self._lock:
+            return list(self._pools.values())
+
+    def every(self) -> dict[str, Database]:
+        """Every configured cluster's pool (opened here when not yet), the directory's first: for the jobs
+        that visit every cluster (retention)."""
+        return {DEFAULT: self.directory, **{name: self.database(name) for name in self.urls}}
 
     def close(self) -> None:
         with self._lock:
