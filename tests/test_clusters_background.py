@@ -16,6 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 from temporalio.testing import ActivityEnvironment
 
+from curator.batch import RunReport
+from curator.durable.types import workflow_id
+from curator.durable.worker import connect, signal_turn, worker
+from curator.pipeline import Curator
 from curator.runtime import Runtime
 from curator.turns import lagging_chats
 from graph.demo import load_demo
@@ -31,6 +35,7 @@ from graph.settings import Settings
 from resolvers.app import create_app
 from tests.curator_llm import Script, entity, fact, ops, turn
 from tests.gql import gql, new_token
+from tests.temporal_dev import temporal  # noqa: F401
 from tests.test_clusters import cluster_b  # noqa: F401  (the session's cluster B)
 from tests.test_finder import HashEmbedder
 from tests.test_owner_delete import rows_of
@@ -150,3 +155,32 @@ def test_the_sweep_and_the_finder_job_embed_an_owners_rows_on_b(two: Settings, t
     with psycopg.connect(test_db_url) as a_conn:
         for owner in (swept, scheduled):
             assert rows_of(a_conn, owner) == {"api_tokens": 1}
+
+
+def test_the_temporal_worker_curates_an_owner_on_b_on_b(two: Settings, temporal: str, test_db_url: str,  # noqa: F811
+                                                        db: Database, db_b: Database, cluster_b: str) -> None:  # noqa: F811
+    durable = two.model_copy(update={"temporal_address": temporal,
+                                     "temporal_task_queue": f"curator-{uuid.uuid4().hex[:8]}"})
+    owner = _on_b(test_db_url)
+    turn(db_b, owner, "durable-chat", "Luna ist meine Katze, Futter um 19 Uhr")
+    router = router_for(durable, db)
+    assert router is not None
+    script = Script(answers=[LUNA])
+
+    async def go() -> list[RunReport]:
+        client = await connect(durable)
+        curator = Curator(db, durable, script.model(), router.writable)
+        async with worker(client, durable, curator, router):
+            await signal_turn(client, durable, owner, "durable-chat", True)
+            handle = client.get_workflow_handle(workflow_id(owner, "durable-chat"), result_type=list[RunReport])
+            result: list[RunReport] = await handle.result()
+            return result
+
+    try:
+        reports = asyncio.run(go())
+    finally:
+        router.close()
+    assert [r.status for r in reports] == ["committed"], reports
+    assert _count(cluster_b, FEEDING, owner) == (1,)
+    with psycopg.connect(test_db_url) as a_conn:
+        assert rows_of(a_conn, owner) == {}  # no token was needed: the worker acts on the turns it is signalled
