@@ -19,10 +19,12 @@ from temporalio.testing import ActivityEnvironment
 from curator.batch import RunReport
 from curator.durable.types import workflow_id
 from curator.durable.worker import connect, signal_turn, worker
+from curator.inline import InlineRuntime
 from curator.pipeline import Curator
 from curator.runtime import Runtime
 from curator.turns import lagging_chats
 from graph.demo import load_demo
+from graph.errors import Moving
 from graph.finder.durable import FinderActivities, ReconcileInput
 from graph.platform.clusters import cluster_settings
 from graph.platform.connect import role_url
@@ -184,3 +186,36 @@ def test_the_temporal_worker_curates_an_owner_on_b_on_b(two: Settings, temporal:
     assert _count(cluster_b, FEEDING, owner) == (1,)
     with psycopg.connect(test_db_url) as a_conn:
         assert rows_of(a_conn, owner) == {}  # no token was needed: the worker acts on the turns it is signalled
+
+
+def test_an_owner_being_moved_is_curated_after_the_move_ends(two: Settings, test_db_url: str, db: Database,
+                                                             db_b: Database, cluster_b: str) -> None:  # noqa: F811
+    owner = _on_b(test_db_url)
+    turn(db_b, owner, "moving-chat", "Luna ist meine Katze, Futter um 19 Uhr")
+    mark = "UPDATE owner_routes SET moving_to = %s, moving_since = now() WHERE routed_owner = %s"
+    with psycopg.connect(test_db_url) as conn:
+        conn.execute(mark, ("main", owner))
+    router = router_for(two, db)
+    assert router is not None
+    script = Script(answers=[LUNA])
+    curator = Curator(db, two, script.model(), router.writable)
+
+    async def go() -> list[RunReport]:
+        inline = InlineRuntime(curator, asyncio.get_running_loop())
+        inline.on_turn(owner, "moving-chat", True)
+        await asyncio.sleep(two.token_cache_s + 0.2)
+        assert not inline.reports and script.calls == 0  # refused while the move is marked, before the LLM
+        assert lagging_chats(db, owner, timedelta(0), router.writable) == []  # the catch-up leaves it too
+        with psycopg.connect(test_db_url) as conn:
+            conn.execute(mark.replace("%s, moving_since = now()", "NULL, moving_since = NULL"), (owner,))
+        await asyncio.wait_for(inline.idle(), 10)  # the run is tried again after retryAfter, and commits
+        return list(inline.reports)
+
+    try:
+        with pytest.raises(Moving):
+            asyncio.run(curator.curate(owner, "moving-chat"))
+        reports = asyncio.run(go())
+    finally:
+        router.close()
+    assert [r.status for r in reports] == ["committed"] and script.calls == 1
+    assert _count(cluster_b, FEEDING, owner) == (1,)

@@ -73,8 +73,9 @@ class Router:
         as a mutation gets, so the caller retries after the switch (its commit would not be copied)."""
         placed = self.place(owner)
         if placed.route.moving:
-            raise Moving(f"the owner is being moved to cluster {placed.route.moving_to!r}: its writes wait",
-                         self.ttl_s + 0.5)
+            raise Moving(f"this memory is being moved to cluster {placed.route.moving_to!r}: writing waits for the "
+                         f"move / dieses Gedächtnis wird auf den Cluster {placed.route.moving_to!r} verschoben: "
+                         "Schreiben wartet auf den Umzug", self.ttl_s + 0.5)
         return placed.database
 
     def database(self, cluster: str) -> Database:
