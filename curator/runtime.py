@@ -9,6 +9,8 @@
 - Catch-up: every `curator_catchup_s` the reconciler finds chats whose watermark lags (curator.turns.
   lagging_chats, every owner) and curates them, durably when Temporal answers, inline otherwise.
 Exactly once either way: the watermark moves only with a commit, under a lock (curator.commit.claim).
+With owners on several clusters (docs/operations/clusters.md) the curator gets `where` (the router's
+`writable`): each owner's turns are read, curated and committed on its cluster.
 """
 
 from __future__ import annotations
