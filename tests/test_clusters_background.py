@@ -4,11 +4,12 @@ its rows on B, and the Temporal jobs' activities act on B; A holds nothing of th
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import time
 import uuid
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -16,6 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 from temporalio.testing import ActivityEnvironment
 
+from cli import finder as finder_cli
+from cli import retention as retention_cli
 from curator.batch import RunReport
 from curator.durable.types import workflow_id
 from curator.durable.worker import connect, signal_turn, worker
@@ -30,7 +33,8 @@ from graph.platform.clusters import cluster_settings
 from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.retention.durable import RetentionActivities, RunInput
-from graph.retention.job import Options
+from graph.retention.job import Options, OwnerReport, Report
+from graph.retention.routed import merged
 from graph.routing.config import router_for
 from graph.routing.finder import RoutedNudger
 from graph.settings import Settings
@@ -219,3 +223,33 @@ def test_an_owner_being_moved_is_curated_after_the_move_ends(two: Settings, test
         router.close()
     assert [r.status for r in reports] == ["committed"] and script.calls == 1
     assert _count(cluster_b, FEEDING, owner) == (1,)
+
+
+def test_the_finder_and_retention_commands_act_on_an_owners_cluster(two: Settings, test_db_url: str,
+                                                                    db_b: Database, cluster_b: str,  # noqa: F811
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    owner = _on_b(test_db_url)
+    new_token(test_db_url, owner)
+    load_demo(db_b, owner)
+    texts_only = two.model_copy(update={"embedding_provider": "none"})  # no model to load: projections only
+    assert finder_cli.run(argparse.Namespace(action="reconcile", owner=owner), texts_only) == 0
+    embedded, total = _count(cluster_b, PROJECTED, owner)
+    assert total > 0 and embedded == 0  # projected on B, where the owner's entities are
+    dry = argparse.Namespace(action="run", dry_run=True, owner=owner, window_days=None, now=None)
+    assert retention_cli.run(dry, two) == 0
+    out = capsys.readouterr().out
+    assert f"{owner}: {total} projections" in out
+    permanent = int(out.split(f"owner {owner}\n  permanent: ")[1].split()[0])
+    assert permanent > 0  # counted on B: on A the owner has no fact
+
+
+def test_merged_reports_add_the_clusters_owners_and_dropped_rows() -> None:
+    edge = datetime(2026, 9, 1, tzinfo=UTC)
+    a = Report(edge=edge, dry_run=False, owners=[OwnerReport(owner="x", permanent_rows=1, event_months={})],
+               dropped={"2026-05": 3}, kept={"2026-06": "an owner is not rolled up"})
+    b = Report(edge=edge, dry_run=False, owners=[OwnerReport(owner="y", permanent_rows=2, event_months={})],
+               dropped={"2026-05": 4, "2026-04": 1})
+    both = merged([a, b])
+    assert [o.owner for o in both.owners] == ["x", "y"]
+    assert both.dropped == {"2026-05": 7, "2026-04": 1} and both.kept == {"2026-06": "an owner is not rolled up"}
+    assert [o.owner for o in a.owners] == ["x"] and a.dropped == {"2026-05": 3}  # the inputs are not changed

@@ -15,13 +15,11 @@ from temporalio.client import Client, Schedule
 with workflow.unsafe.imports_passed_through():
     from pydantic import BaseModel, Field
 
-    from graph.finder import reconciler
     from graph.platform import schedules
     from graph.platform.db import Database
     from graph.platform.heartbeat import heartbeating
-    from graph.retention import job
+    from graph.retention import job, routed
     from graph.routing.router import Router
-    from graph.routing.routes import by_cluster
     from graph.settings import Settings
 
 WORKFLOW = "retention:run"
@@ -53,18 +51,6 @@ def summary(report: job.Report) -> RunSummary:
                       dropped=report.dropped, kept=report.kept, errors=errors)
 
 
-def merged(reports: list[job.Report]) -> job.Report:
-    """One report of the runs on several clusters: their owners, and the partitions each dropped or kept,
-    the counts added (pure)."""
-    out = reports[0].model_copy(deep=True)
-    for other in reports[1:]:
-        out.owners += other.owners
-        for name, n in other.dropped.items():
-            out.dropped[name] = out.dropped.get(name, 0) + n
-        out.kept.update(other.kept)
-    return out
-
-
 class RetentionActivities:
     """`router` (owners on several clusters): the job runs on every cluster, for the owners routed there, and
     drops that cluster's old partitions (one owner: on its cluster only); None: on `db`."""
@@ -74,14 +60,7 @@ class RetentionActivities:
 
     def report(self, options: job.Options) -> job.Report:
         """The job's run on the owners' clusters (blocking)."""
-        if self.router is None:
-            return job.run(self.db, options)
-        if options.owner is not None:
-            return job.run(self.router.place(options.owner).database, options)
-        with self.db.connection() as conn:
-            grouped = by_cluster(conn, reconciler.owners(self.db))  # the tokens of every owner are in the directory
-        return merged([job.run(db, options.model_copy(update={"owners": grouped.get(name, [])}))
-                       for name, db in self.router.every().items()])
+        return routed.run_everywhere(self.db, self.router, options)
 
     @activity.defn(name=ACTIVITY)
     async def run(self, inp: RunInput) -> RunSummary:
