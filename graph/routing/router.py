@@ -69,8 +69,8 @@ class Router:
         return Placement(database, route)
 
     def writable(self, owner: str) -> Database:
-        """The owner's database for a write outside a request (the curator): OwnerMoving while a move is marked,
-        as a mutation gets, so the caller retries after the switch (its commit would not be copied)."""
+        """The owner's database for a write outside a request (the curator): Moving (OWNER_MOVING) while a move
+        is marked, as a mutation gets, so the caller retries after the switch (its commit would not be copied)."""
         placed = self.place(owner)
         if placed.route.moving:
             raise Moving(f"this memory is being moved to cluster {placed.route.moving_to!r}: writing waits for the "
@@ -89,10 +89,9 @@ class Router:
                 raise Unavailable(f"the owner's cluster {cluster!r} is not in WORLDMEM_CLUSTERS of this server")
             size, timeout = self._pool_args
             made = self._pools[cluster] = Database(url, max_size=size, statement_timeout_ms=timeout)
-            told = list(self.on_open)
-        for hook in told:
-            hook(made)
-        return made
+            for hook in self.on_open:  # under the lock: no thread gets the pool before its listeners are set
+                hook(made)
+            return made
 
     def opened(self) -> list[Database]:
         """The pools open now, the directory's first."""
