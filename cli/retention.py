@@ -16,6 +16,8 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.reachable import require_reachable
 from graph.retention import job
+from graph.retention.routed import run_everywhere
+from graph.routing.config import router_for
 from graph.settings import Settings
 from resolvers.scalars import parse_datetime
 
@@ -81,12 +83,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                           owner=args.owner, now=parse_datetime(args.now) if args.now else None,
                           episode_days=settings.retention_episode_days)
     database = Database(url, max_size=2, statement_timeout_ms=JOB_STATEMENT_TIMEOUT_MS)
+    router = router_for(settings, database)  # with other clusters: each owner on its own
     try:
-        report = job.run(database, options, Progress(sys.stderr), wait=False)
+        report = run_everywhere(database, router, options, Progress(sys.stderr), wait=False)
     except job.Busy:
         print("retention: another run holds the database's retention lock; this one is skipped")
         return 0
     finally:
+        if router is not None:
+            router.close()
         database.close()
     print("\n".join(render(report, options.window_days)))
     failed = [s for o in report.owners for s in o.series + o.events if s.error]

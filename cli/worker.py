@@ -24,6 +24,9 @@ from graph.platform.connect import role_url
 from graph.platform.db import Database
 from graph.platform.errors import PlatformError
 from graph.retention.durable import ensure_schedule
+from graph.routing.config import router_for
+from graph.routing.finder import RoutedNudger
+from graph.routing.router import Router
 from graph.settings import Settings
 
 
@@ -42,9 +45,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         raise PlatformError("set WORLDMEM_CURATOR_MODEL or WORLDMEM_CURATOR_BASE_URL: the worker needs a model")
     database = Database(role_url(settings, "app"), max_size=settings.pool_max_size,
                         statement_timeout_ms=settings.statement_timeout_ms)
+    router = router_for(settings, database)  # None with one cluster: no route lookups
     try:
-        asyncio.run(_serve(settings, Curator(database, settings, model)))
+        curator = Curator(database, settings, model, router.writable if router is not None else None)
+        asyncio.run(_serve(settings, curator, router))
     finally:
+        if router is not None:
+            router.close()
         database.close()
     return 0
 
@@ -55,7 +62,7 @@ async def _check(settings: Settings, curator: Curator) -> None:
                       + ("" if checked.ok else "\n  the worker runs; curator runs fail until this is fixed"))
 
 
-async def _serve(settings: Settings, curator: Curator) -> None:
+async def _serve(settings: Settings, curator: Curator, router: Router | None = None) -> None:
     # beside the worker, not before it: a slow model must not delay the retention and finder schedules
     checking = asyncio.create_task(_check(settings, curator)) if settings.curator_check_on_start else None
     client = await connect(settings)
@@ -64,10 +71,11 @@ async def _serve(settings: Settings, curator: Curator) -> None:
     embedded.progress(f"curator worker on {settings.temporal_address}, task queue {settings.temporal_task_queue}")
     # the curator's commits in this process are projected and embedded right after them (the schedule's
     # sweep only catches what other processes wrote)
-    finder = Nudger(curator.db, embedder_for(settings), 0)
+    embedder = embedder_for(settings)
+    finder = Nudger(curator.db, embedder, 0) if router is None else RoutedNudger(router, embedder, 0)
     finder.start()
     try:
-        await worker(client, settings, curator).run()
+        await worker(client, settings, curator, router).run()
     finally:
         finder.stop()
         if checking is not None:

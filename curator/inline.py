@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from curator.batch import RunReport
 from curator.pipeline import Curator
+from graph.errors import Moving
 from graph.platform.session_locks import CURATOR_CHAT, SessionLocks
 
 log = logging.getLogger("worldmem.curator")
@@ -89,15 +90,18 @@ class InlineRuntime:
 
     async def _run(self, key: Key) -> None:
         chat = self._chats[key]
+        retry_s = CLAIM_RETRY_S
         try:
             reports = await self.claimed(*key)
+        except Moving as moving:  # the owner is being moved to another cluster: curated there after the switch
+            reports, retry_s = None, moving.retry_after_s
         except Exception:  # never breaks the API; the reconciler retries through the watermark
             log.exception("inline curator run failed for a chat")
             reports = []
-        if reports is None:  # claimed elsewhere: once more shortly, which also covers turns that came meanwhile
+        if reports is None:  # claimed elsewhere or moving: once more later, which also covers turns that came meanwhile
             chat.again = False
             if chat.timer is None:
-                chat.timer = self.loop.call_later(CLAIM_RETRY_S, self._fire, key)
+                chat.timer = self.loop.call_later(retry_s, self._fire, key)
             return
         self.reports.extend(reports)
         if chat.again:

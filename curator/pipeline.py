@@ -4,6 +4,10 @@ the inline runner calls them in the API process, the Temporal activities call th
 No trigger in the turns (small talk): the watermark moves past them without any LLM call. A failed
 analysis leaves the watermark (recorded as a failed run). A stale batch (another run curated these turns)
 writes nothing. `curate` runs batches until the chat has no un-curated turn or a run did not commit.
+
+With owners on several clusters (graph/routing) `where` says which database holds an owner's turns, asked again
+at each step, so a run whose owner moved meanwhile commits where the owner is, or waits (OWNER_MOVING) while a
+move is marked. Without it every step uses `db` and nothing is looked up.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pydantic_ai.models import Model
@@ -38,10 +43,16 @@ class Curator:
     db: Database
     settings: Settings
     model: Model | None
+    where: Callable[[str], Database] | None = None  # owner -> its cluster's database (graph.routing.Router)
+
+    def at(self, owner: str) -> Database:
+        """The database holding `owner`'s data."""
+        return self.db if self.where is None else self.where(owner)
 
     def load(self, req: BatchRequest) -> Batch | None:
         with span("curator.load"):
-            ctx = load_curator_context(self.db, req.owner, req.chat_id, max_turns=self.settings.curator_max_turns,
+            ctx = load_curator_context(self.at(req.owner), req.owner, req.chat_id,
+                                       max_turns=self.settings.curator_max_turns,
                                        max_tokens=self.settings.curator_max_tokens)
         if ctx is None:
             return None
@@ -57,7 +68,8 @@ class Curator:
         if self.model is None:
             return Analysis(error="no curator model configured")
         estimate = approx_tokens(SYSTEM_PROMPT) + approx_tokens(batch.prompt) + OUTPUT_ESTIMATE
-        if not await asyncio.to_thread(quota.try_spend, self.db, batch.owner, estimate, settings=self.settings):
+        db = await asyncio.to_thread(self.at, batch.owner)  # a route read (the Router's cache) may block
+        if not await asyncio.to_thread(quota.try_spend, db, batch.owner, estimate, settings=self.settings):
             return Analysis(error="over the owner's curator quota: deferred", deferred=True)
         with span("curator.analyze", turns=batch.upto_seq - batch.from_seq + 1) as current:
             analysis = await analyse(batch, self.model, self.settings.curator_timeout_s,
@@ -66,26 +78,26 @@ class Curator:
             current.set_attribute("failed", analysis.error is not None)
         analysis.call_id = f"{batch.run_id}:{uuid.uuid4().hex[:8]}"
         used = analysis.input_tokens + analysis.output_tokens
-        await asyncio.to_thread(quota.settle, self.db, batch.owner, estimate, used, settings=self.settings)
+        await asyncio.to_thread(quota.settle, db, batch.owner, estimate, used, settings=self.settings)
         return analysis
 
     def validate(self, batch: Batch, analysis: Analysis) -> Routed:
         with span("curator.validate", operations=len(analysis.operations)) as current:
-            routed = validate(self.db, batch, analysis)
+            routed = validate(self.at(batch.owner), batch, analysis)
             current.set_attribute("dropped", len(routed.dropped))
         return routed
 
     def commit(self, batch: Batch, analysis: Analysis, routed: Routed) -> RunReport:
         with span("curator.commit", operations=len(routed.operations)) as current:
-            report = step.commit_batch(self.db, batch, analysis, routed, WriteRules.of(self.settings))
+            report = step.commit_batch(self.at(batch.owner), batch, analysis, routed, WriteRules.of(self.settings))
             current.set_attribute("status", report.status)
         return report
 
     def skip(self, batch: Batch) -> RunReport:
-        return step.skip_batch(self.db, batch)
+        return step.skip_batch(self.at(batch.owner), batch)
 
     def fail(self, batch: Batch, analysis: Analysis) -> RunReport:
-        return step.fail_batch(self.db, batch, analysis)
+        return step.fail_batch(self.at(batch.owner), batch, analysis)
 
     def finish(self, batch: Batch, analysis: Analysis | None, routed: Routed | None) -> RunReport:
         """The last step in every case: skip (no trigger), fail (no usable analysis) or commit."""

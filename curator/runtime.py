@@ -9,13 +9,15 @@
 - Catch-up: every `curator_catchup_s` the reconciler finds chats whose watermark lags (curator.turns.
   lagging_chats, every owner) and curates them, durably when Temporal answers, inline otherwise.
 Exactly once either way: the watermark moves only with a commit, under a lock (curator.commit.claim).
+With owners on several clusters (docs/operations/clusters.md) the curator gets `where` (the router's
+`writable`): each owner's turns are read, curated and committed on its cluster.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -37,6 +39,7 @@ from graph.settings import Settings
 
 log = logging.getLogger("worldmem.curator")
 TEMPORAL_ERRORS = (RPCError, OSError, TimeoutError, RuntimeError)
+Where = Callable[[str], Database]  # owner -> the database of its cluster (graph.routing.Router.writable)
 
 
 @dataclass
@@ -79,7 +82,8 @@ class Runtime:
         """Curate every chat (of `owner`, default every owner) whose backlog waited longer than `older_than`
         (default: curator_catchup_s)."""
         lag = older_than if older_than is not None else timedelta(seconds=self.settings.curator_catchup_s)
-        chats = await asyncio.to_thread(lagging_chats, self.inline.curator.db, owner, lag)
+        curator = self.inline.curator
+        chats = await asyncio.to_thread(lagging_chats, curator.db, owner, lag, curator.where)
         reports: list[RunReport] = []
         for owner, chat_id in chats:
             if self.client is not None:
@@ -102,11 +106,14 @@ class Runtime:
         await self.inline.stop()
 
 
-async def start(db: Database, settings: Settings, model: Model | None) -> Runtime | None:
-    """The runtime for `model` (None: no runtime), durable when Temporal is configured and reachable."""
+async def start(db: Database, settings: Settings, model: Model | None,
+                where: Where | None = None) -> Runtime | None:
+    """The runtime for `model` (None: no runtime), durable when Temporal is configured and reachable. `where`
+    places each owner on its cluster (None: one cluster, `db`). The chats' claims stay on `db`, the directory
+    every process shares: a claim only has to be seen by every process, not to sit beside the turns."""
     if model is None:
         return None
-    curator = Curator(db, settings, model)
+    curator = Curator(db, settings, model, where)
     inline = InlineRuntime(curator, asyncio.get_running_loop(), settings.curator_debounce_s,
                            settings.curator_debounce_turns, locks=SessionLocks(db.url))
     runtime = Runtime(inline, settings)
@@ -145,7 +152,7 @@ async def watch(runtime: Runtime, model: Model, health: ModelHealth) -> None:
 
 @asynccontextmanager
 async def running(db: Database, settings: Settings, model: Model | None,
-                  health: ModelHealth | None = None) -> AsyncIterator[Runtime | None]:
+                  health: ModelHealth | None = None, where: Where | None = None) -> AsyncIterator[Runtime | None]:
     """The runtime, its reconciler and its model's check for the app's lifetime (None when no model is
     configured or the configured one cannot be built; `health` then says why)."""
     health = health if health is not None else ModelHealth()
@@ -159,7 +166,7 @@ async def running(db: Database, settings: Settings, model: Model | None,
                             failed.fix.get("en", ""))
     if model is not None:  # trusted unchecked: a model handed to the app, or the start check turned off
         health.label, health.given = model_label(model), given or not settings.curator_check_on_start
-    runtime = await start(db, settings, model)
+    runtime = await start(db, settings, model, where)
     if runtime is None:
         yield None
         return

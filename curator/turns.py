@@ -11,6 +11,7 @@ listener does nothing, so the service stores turns without any curator configure
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, Literal, Protocol
 
@@ -20,7 +21,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, JsonValue
 
 from graph.episodes import store as episodes
 from graph.episodes.model import from_row as episode_from_row
-from graph.errors import BadInput, Conflict
+from graph.errors import BadInput, Conflict, Moving
 from graph.platform.db import Database, check_owner
 from graph.platform.redaction import scrub, scrub_value
 from graph.sql import load
@@ -140,18 +141,25 @@ def advance_watermark(conn: psycopg.Connection[dict[str, Any]], chat_id: str, up
         raise BadInput(f"chat {chat_id!r} has no turn {upto_seq}", code="BAD_WATERMARK")
 
 
-def lagging_chats(db: Database, owner: str | None, older_than: timedelta) -> list[tuple[str, str]]:
+def lagging_chats(db: Database, owner: str | None, older_than: timedelta,
+                  where: Callable[[str], Database] | None = None) -> list[tuple[str, str]]:
     """(owner, chat) pairs with un-curated turns whose last turn is older than `older_than`, oldest first.
 
     `owner=None` visits every owner that has (or had) a token, each in its own read-only transaction:
-    the app role cannot read across owners, and this needs no privilege beyond what it has.
+    the app role cannot read across owners, and this needs no privilege beyond what it has. The tokens are
+    in `db` (the directory) for owners of every cluster; `where` (owner -> its database, graph.routing) reads
+    each owner's turns on its cluster, so the catch-up covers every cluster.
     """
     if older_than < timedelta(0):
         raise BadInput("older_than must not be negative")
     owners = [check_owner(owner)] if owner is not None else _owners(db)
     found: list[tuple[str, str]] = []
     for who in owners:
-        with db.owner_tx(who, read_only=True) as conn:
+        try:
+            at = db if where is None else where(who)
+        except Moving:  # its turns are curated on the cluster it moves to, by a later catch-up
+            continue
+        with at.owner_tx(who, read_only=True) as conn:
             rows = conn.execute(load("curator_lagging"), {"older_than": older_than, "limit": MAX_LAGGING})
             found.extend((r["owner_sub"], r["chat_id"]) for r in rows)
     return found

@@ -99,8 +99,9 @@ def create_app(settings: Settings | None = None, *, database_url: str | None = N
                 yield
                 return
             health = app.state.curator_health = ModelHealth()
+            where = clusters.writable if clusters is not None else None  # each owner curated on its cluster
             runtime = await stack.enter_async_context(curator_runtime.running(database, settings, curator_model,
-                                                                              health))
+                                                                              health, where))
             app.state.curator = runtime
             app.state.turn_listener = runtime or NO_LISTENER
             yield

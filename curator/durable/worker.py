@@ -17,6 +17,7 @@ from curator.pipeline import Curator
 from graph.finder.durable import FinderActivities, FinderReconcile
 from graph.finder.embedders import embedder_for
 from graph.retention.durable import RetentionActivities, RetentionRun
+from graph.routing.router import Router
 from graph.settings import Settings
 
 CONNECT_TIMEOUT = timedelta(seconds=5)
@@ -45,10 +46,13 @@ async def signal_turn(client: Client, settings: Settings, owner: str, chat_id: s
         rpc_timeout=CONNECT_TIMEOUT)
 
 
-def worker(client: Client, settings: Settings, curator: Curator) -> Worker:
+def worker(client: Client, settings: Settings, curator: Curator, router: Router | None = None) -> Worker:
+    """`router` with owners on several clusters (the curator's `where` is then its `writable`): each activity
+    acts on its owner's cluster, and the schedules' jobs visit every cluster."""
     acts = CuratorActivities(curator)
-    retention = RetentionActivities(curator.db)  # the retention schedule's workflow (graph.retention.durable)
-    finder = FinderActivities(curator.db, embedder_for(settings))  # the finder's schedule (graph.finder.durable)
+    # the retention schedule's workflow (graph.retention.durable) and the finder's (graph.finder.durable)
+    retention = RetentionActivities(curator.db, router)
+    finder = FinderActivities(curator.db, embedder_for(settings), router)
     return Worker(client, task_queue=settings.temporal_task_queue,
                   workflows=[CuratorChat, RetentionRun, FinderReconcile],
                   activities=acts.all() + retention.all() + finder.all(),

@@ -24,6 +24,7 @@ with workflow.unsafe.imports_passed_through():
     from graph.platform import schedules
     from graph.platform.db import Database
     from graph.platform.heartbeat import heartbeating
+    from graph.routing.router import Router
     from graph.settings import Settings
 
 log = logging.getLogger("worldmem.finder")
@@ -50,15 +51,21 @@ class ReconcileSummary(BaseModel):
 
 
 class FinderActivities:
-    def __init__(self, db: Database, embedder: Embedder | None) -> None:
-        self.db, self.embedder = db, embedder  # the embedder is built once per worker
+    """`router` (owners on several clusters): the owners are listed in the directory (every owner with a token,
+    wherever its data is) and each is reconciled on its cluster; None: everything on `db`."""
+
+    def __init__(self, db: Database, embedder: Embedder | None, router: Router | None = None) -> None:
+        self.db, self.embedder, self.router = db, embedder, router  # the embedder is built once per worker
+
+    def _at(self, owner: str) -> Database:
+        return self.db if self.router is None else self.router.place(owner).database
 
     def _reconcile(self, inp: ReconcileInput) -> ReconcileSummary:
         every = [inp.owner] if inp.owner is not None else reconciler.owners(self.db)
         out = ReconcileSummary(owners=len(every), projected=0, embedded=0, failed=0, errors=[])
         for owner in every:
             try:
-                progress = reconciler.reconcile_owner(self.db, owner, self.embedder, batch=inp.batch)
+                progress = reconciler.reconcile_owner(self._at(owner), owner, self.embedder, batch=inp.batch)
             except Exception as exc:  # best effort per owner, as the background thread
                 log.exception("finder: reconciling an owner failed")
                 out.errors.append(f"{owner}: {exc}")

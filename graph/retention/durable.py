@@ -18,7 +18,8 @@ with workflow.unsafe.imports_passed_through():
     from graph.platform import schedules
     from graph.platform.db import Database
     from graph.platform.heartbeat import heartbeating
-    from graph.retention import job
+    from graph.retention import job, routed
+    from graph.routing.router import Router
     from graph.settings import Settings
 
 WORKFLOW = "retention:run"
@@ -51,13 +52,20 @@ def summary(report: job.Report) -> RunSummary:
 
 
 class RetentionActivities:
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    """`router` (owners on several clusters): the job runs on every cluster, for the owners routed there, and
+    drops that cluster's old partitions (one owner: on its cluster only); None: on `db`."""
+
+    def __init__(self, db: Database, router: Router | None = None) -> None:
+        self.db, self.router = db, router
+
+    def report(self, options: job.Options) -> job.Report:
+        """The job's run on the owners' clusters (blocking)."""
+        return routed.run_everywhere(self.db, self.router, options)
 
     @activity.defn(name=ACTIVITY)
     async def run(self, inp: RunInput) -> RunSummary:
         options = job.Options(window_days=inp.window_days, owner=inp.owner, episode_days=inp.episode_days)
-        report = await heartbeating(asyncio.to_thread(job.run, self.db, options))
+        report = await heartbeating(asyncio.to_thread(self.report, options))
         return summary(report)
 
     def all(self) -> list[Callable[..., Any]]:

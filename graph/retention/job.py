@@ -36,6 +36,9 @@ class Options(BaseModel):
                                                                      "up per chat and month and pruned (None: kept)")
     dry_run: bool = False
     owner: str | None = Field(default=None, description="Only this owner (default: every owner)")
+    owners: list[str] | None = Field(default=None, description="The owners to visit besides those with observed "
+                                     "events here (default: every token holder): with several clusters, the "
+                                     "ones routed to this one, whose tokens are in the directory")
     now: datetime | None = None
 
 
@@ -107,7 +110,7 @@ def _run(db: Database, options: Options, progress: Progress | None) -> Report:
     report = Report(edge=edge, dry_run=options.dry_run)
     with db.connection() as conn, conn.transaction():
         months = {m: observed.owners(conn, m) for m in observed.months(conn) if month_over(m, edge)}
-        owners = [options.owner] if options.owner else _owners(conn, months)
+        owners = [options.owner] if options.owner else _owners(conn, months, options.owners)
     plans: list[tuple[OwnerReport, list[facts.Series], list[world.EventSeries]]] = []
     for owner in owners:
         with db.owner_tx(owner) as conn, conn.transaction() as changes:
@@ -160,8 +163,9 @@ def _run(db: Database, options: Options, progress: Progress | None) -> Report:
     return report
 
 
-def _owners(conn: psycopg.Connection[dict[str, object]], months: dict[date, dict[str, int]]) -> list[str]:
-    found = {str(r["owner_sub"]) for r in conn.execute(load("retention_owners"))}
+def _owners(conn: psycopg.Connection[dict[str, object]], months: dict[date, dict[str, int]],
+            listed: list[str] | None) -> list[str]:
+    found = set(listed) if listed is not None else {str(r["owner_sub"]) for r in conn.execute(load("retention_owners"))}
     for per_owner in months.values():
         found |= set(per_owner)
     return sorted(found)

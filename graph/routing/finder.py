@@ -1,9 +1,10 @@
-"""The server's finder thread when owners live on several clusters: a nudge after a commit reconciles the
-owner on the cluster the route names (a commit on cluster b must be projected on b, where its rows are).
+"""The server's finder thread when owners live on several clusters: each owner is reconciled on the cluster its
+route names (a commit on cluster b must be projected on b, where its rows are).
 
-It is the Nudger (graph/finder/nudger.py) with one step replaced: `_database_of`, where an owner's rows are. The
-periodic sweep still lists the directory's owners only (owners elsewhere are swept by the finder run against
-their cluster: `worldmem finder reconcile` with that cluster's settings, or a worker per cluster)."""
+It is the Nudger (graph/finder/nudger.py) with two steps replaced: `_database_of`, where an owner's rows are,
+and the commits it hears: those of every cluster's pool, opened when the finder starts (commit listeners are
+keyed by the Database). The periodic sweep lists the directory's owners (every owner with a
+token, wherever its data is) and reconciles each on its cluster."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from graph.finder.nudger import Nudger
 from graph.platform.db import Database
 from graph.platform.session_locks import SessionLocks
 from graph.routing.router import Router
-from graph.routing.routes import DEFAULT
 
 
 class RoutedNudger(Nudger):
@@ -23,7 +23,7 @@ class RoutedNudger(Nudger):
 
     def _heard(self) -> list[Database]:
         """Commits on any cluster: a commit through cluster b's pool is told to listeners of that pool."""
-        return [self._router.database(name) for name in (DEFAULT, *self._router.urls)]
+        return list(self._router.every().values())
 
     def _database_of(self, owner: str) -> Database:
         return self._router.place(owner).database

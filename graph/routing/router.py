@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from graph.errors import Unavailable
+from graph.errors import Moving, Unavailable
 from graph.platform.db import Database
 from graph.routing.routes import DEFAULT, Route, read_route
 
@@ -66,6 +66,16 @@ class Router:
                 self._routes[owner] = (asked_at + self.ttl_s, route)
         return Placement(database, route)
 
+    def writable(self, owner: str) -> Database:
+        """The owner's database for a write outside a request (the curator): Moving (OWNER_MOVING) while a move
+        is marked, as a mutation gets, so the caller retries after the switch (its commit would not be copied)."""
+        placed = self.place(owner)
+        if placed.route.moving:
+            raise Moving(f"this memory is being moved to cluster {placed.route.moving_to!r}: writing waits for the "
+                         f"move / dieses Gedächtnis wird auf den Cluster {placed.route.moving_to!r} verschoben: "
+                         "Schreiben wartet auf den Umzug", self.ttl_s + 0.5)
+        return placed.database
+
     def database(self, cluster: str) -> Database:
         with self._lock:
             found = self._pools.get(cluster)
@@ -78,6 +88,11 @@ class Router:
             size, timeout = self._pool_args
             made = self._pools[cluster] = Database(url, max_size=size, statement_timeout_ms=timeout)
             return made
+
+    def every(self) -> dict[str, Database]:
+        """Every configured cluster's pool (opened here when not yet), the directory's first: for the jobs
+        that visit every cluster (retention) and the finder, which hears every cluster's commits."""
+        return {DEFAULT: self.directory, **{name: self.database(name) for name in self.urls}}
 
     def close(self) -> None:
         with self._lock:

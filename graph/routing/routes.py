@@ -58,3 +58,14 @@ def read_route(conn: psycopg.Connection[Any], owner: str) -> Route:
     with conn.cursor(row_factory=dict_row) as cur:
         row = cur.execute(load("route_get"), {"owner": owner}).fetchone()
     return HOME if row is None else Route(row["cluster"], row["moving_to"])
+
+
+def by_cluster(conn: psycopg.Connection[Any], owners: list[str]) -> dict[str, list[str]]:
+    """`owners` grouped by the cluster their route names (one read of the table): for a job that visits every
+    cluster and must find an owner's rows on its cluster only. A moving owner is still with its source."""
+    with conn.cursor(row_factory=dict_row) as cur:
+        routes = {r["routed_owner"]: r["cluster"] for r in cur.execute(load("route_all"))}
+    grouped: dict[str, list[str]] = {}
+    for owner in owners:
+        grouped.setdefault(routes.get(owner, DEFAULT), []).append(owner)
+    return grouped
