@@ -14,6 +14,7 @@ from graph.agent.search import search_world_memory
 from graph.demo import load_demo
 from graph.finder import hits, reconciler, vector_list
 from graph.finder import search as finder
+from graph.finder.answers import WORD_CAP
 from graph.finder.embedders import Embedder, EmbeddingFailed, embedder_for
 from graph.finder.rounds import OwnerRounds, owner_rounds
 from graph.platform import safe_times
@@ -26,7 +27,7 @@ from tests.libpq_trace import of_pool, sent
 # the function's argument for each placeholder of the three files (none is a column name: in a SQL function
 # a column of the same name would win)
 ARGUMENTS = {"%(query)s": "words", "%(forms)s": "name_forms", "%(kind)s": "of_kind", "%(at)s": "at_time",
-             "%(k)s": "k_rows", "%(from)s": "since", "%(to)s": "until"}
+             "%(k)s": "k_rows", "%(from)s": "since", "%(to)s": "until", "%(cap)s": str(WORD_CAP)}
 FILES = ("agent_search_entities", "agent_search_facts", "finder_search_text")
 
 

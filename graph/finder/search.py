@@ -88,7 +88,8 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     entities they point at; hits are built for the rows fusion keeps (graph.finder.hits). Fewer round trips
     are the point: on this service a round trip costs more than the statements of a small owner."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
-    params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
+    params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to,
+              "cap": answers.WORD_CAP}
     loose = {**params, "from": None} if q.look_back else params  # the projection lists' window
     meaning = vector_list.beside(run, embedder, q.text, loose) if (
         BESIDE and isinstance(run, OwnerRounds) and run.spare and "meaning" in q.lists and embedder) else None
@@ -192,11 +193,13 @@ def _question_statements(q: Query, params: dict[str, Any], loose: dict[str, Any]
     """The statements of the lists that read a query as a question: the answer list (candidate facts, ranked
     by graph.finder.answers into answers and value matches) and the episode list (turns holding any content
     word). Without a content word (only question words and filler) neither runs."""
-    words = answers.tsquery_text(answers.content_words(q.text))
+    content = answers.content_words(q.text)
+    words = answers.tsquery_text(content)
     if not words:
         return []
     timed = q.valid_at is not None
-    named = {**params, "words": words, "forms": text_array(name_forms(q.text)), "pool": answers.POOL,
+    named = {**params, "words": words, "terms": text_array(answers.tsquery_terms(content)),
+             "forms": text_array(name_forms(q.text)), "pool": answers.POOL,
              "valid_at": q.valid_at or params["at"], "timed": timed, "during": timed and q.as_of is None}
     return [(name, load(statement), named if name == "answer" else {**named, "from": loose["from"]})
             for name, statement in (("answer", "finder_search_answers"), ("episode", "finder_search_episodes"))

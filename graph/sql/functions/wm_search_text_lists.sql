@@ -29,7 +29,7 @@ SELECT
 -- include: agent_search_facts (query=words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until)
     ) l),
     (SELECT coalesce(json_agg(l ORDER BY l.score DESC, l.id), '[]'::json) FROM (
--- include: finder_search_text (query=words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until)
+-- include: finder_search_text (query=words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until, cap=200)
     ) l)
 ;
 $fn$;
