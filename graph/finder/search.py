@@ -80,8 +80,8 @@ class Fused:
 
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
     """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
-    The name, fact and text lists go out in rounds of their own and without a time range as ONE statement that
-    pins the owner itself (wm_search_text_lists), else as one round. The query is embedded in a worker
+    The name, fact, text, answer and episode lists go out in rounds of their own and without a time range as ONE
+    statement that pins the owner itself (wm_search_text_lists), else as one round. The query is embedded in a worker
     thread meanwhile; in rounds of their own that may hold a second connection (`OwnerRounds.spare`) that thread
     also sends the vector list, on a pooled connection of its own (vector_list.beside: the search waits for the
     longer of the two), otherwise the vector list is a second round after the first. Projection rows bring the
