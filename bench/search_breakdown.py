@@ -35,6 +35,7 @@ from bench.fresh_owner import OWNER_A, OWNER_B, analyze, import_people, project,
 from graph.agent.search import search_world_memory
 from graph.finder import hits, query_vectors, vector_list
 from graph.finder import search as finder
+from graph.finder.answers import WORD_CAP
 from graph.finder.embedders import Embedder, embedder_for, vector_literal
 from graph.finder.query_names import name_forms
 from graph.platform.connect import admin_url, role_url
@@ -87,7 +88,7 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
     """Each step of graph.finder.search on its own (one statement per round trip, the embedding in this
     thread), then the search as it runs (pipelined lists, embedding beside them) through search_world_memory."""
     params = {"query": q, "kind": None, "at": datetime.now(UTC), "k": finder.LIST_K, "from": None, "to": None,
-              "forms": name_forms(q)}
+              "forms": name_forms(q), "cap": WORD_CAP}
     with db.owner_tx(OWNER_B, read_only=True) as conn:
         cands: hits.Candidates = {}
         conn.execute(load_sql("finder_set_names"))

@@ -19,6 +19,7 @@ from graph.episodes.model import EpisodeIn, line
 from graph.errors import BadInput, Conflict
 from graph.finder import reconciler
 from graph.finder import search as finder
+from graph.finder.answers import WORD_CAP
 from graph.finder.embedders import EmbeddingFailed, embedder_for
 from graph.platform.db import Database
 from graph.settings import Settings
@@ -280,7 +281,7 @@ def test_the_episode_list_skips_its_word_scans_for_an_owner_without_episodes(
         db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
     admin_conn.execute("INSERT INTO memory_projections (owner_sub, source_kind, source_key, text) "
                        "VALUES (%s, 'summary', 'k1', 'Der Kletterpark öffnet im Januar')", (owner,))
-    params = {"words": "kletterpark", "k": 20, "from": None, "to": None}
+    params = {"words": "kletterpark", "terms": ["kletterpark"], "cap": WORD_CAP, "k": 20, "from": None, "to": None}
     statement = b"EXPLAIN (ANALYZE, FORMAT JSON) " + load("finder_search_episodes").encode()
 
     def plan() -> list[dict[str, Any]]:

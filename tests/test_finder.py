@@ -20,6 +20,7 @@ from graph.agent import search, world_context
 from graph.agent.render import search_text
 from graph.demo import load_demo
 from graph.finder import query_vectors, reconciler
+from graph.finder.answers import WORD_CAP
 from graph.finder.embedders import OFFLINE_NAME, EmbeddingFailed, OpenAIEmbedder, embedder_for, vector_literal
 from graph.finder.projections import Projection, upsert_projection
 from graph.finder.query_names import MAX_FORMS, name_forms
@@ -363,7 +364,8 @@ def test_projection_text_and_vector_plans_hold_without_owner_statistics(db: Data
     alone (no enable_seqscan trick) takes the HNSW index although the owner policy is estimated at 0.5 % of
     the table, where the planner preferred an owner index plus a sort."""
     reconciler.reconcile_owner(db, demo, None)
-    params = {"query": "feeding times", "kind": None, "k": 20, "from": None, "to": None, "model": OFFLINE_NAME,
+    params = {"query": "feeding times", "kind": None, "k": 20, "from": None, "to": None, "cap": WORD_CAP,
+              "model": OFFLINE_NAME,
               "embedding": vector_literal([1.0] + [0.0] * 511)}
     with db.owner_tx(demo, read_only=True) as conn:
         text = json.dumps(conn.execute("EXPLAIN (FORMAT JSON) " + load("finder_search_text"), params).fetchone())

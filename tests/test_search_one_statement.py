@@ -14,6 +14,7 @@ from graph.agent.search import search_world_memory
 from graph.demo import load_demo
 from graph.finder import hits, reconciler, vector_list
 from graph.finder import search as finder
+from graph.finder.answers import POOL, WORD_CAP
 from graph.finder.embedders import Embedder, EmbeddingFailed, embedder_for
 from graph.finder.rounds import OwnerRounds, owner_rounds
 from graph.platform import safe_times
@@ -26,14 +27,19 @@ from tests.libpq_trace import of_pool, sent
 # the function's argument for each placeholder of the three files (none is a column name: in a SQL function
 # a column of the same name would win)
 ARGUMENTS = {"%(query)s": "words", "%(forms)s": "name_forms", "%(kind)s": "of_kind", "%(at)s": "at_time",
-             "%(k)s": "k_rows", "%(from)s": "since", "%(to)s": "until"}
+             "%(k)s": "k_rows", "%(from)s": "since", "%(to)s": "until", "%(cap)s": str(WORD_CAP)}
 FILES = ("agent_search_entities", "agent_search_facts", "finder_search_text")
+# the question lists' own arguments (the function runs them without a time range: valid now)
+QUESTION_ARGUMENTS = {"finder_search_answers": {"%(words)s": "question_words", "%(pool)s": str(POOL),
+                                                "%(valid_at)s": "at_time", "%(timed)s": "false",
+                                                "%(during)s": "false"},
+                      "finder_search_episodes": {"%(words)s": "question_words", "%(terms)s": "word_sets"}}
 
 
 def composed(name: str) -> str:
     """A named statement as wm_search_text_lists holds it: comment lines left out, placeholders named."""
     body = "\n".join(line for line in load(name).splitlines() if not line.startswith("--"))
-    for placeholder, argument in ARGUMENTS.items():
+    for placeholder, argument in {**QUESTION_ARGUMENTS.get(name, {}), **ARGUMENTS}.items():
         body = body.replace(placeholder, argument)
     return body.replace("%%", "%")  # psycopg's escape of pg_trgm's `<%`
 
@@ -44,9 +50,10 @@ def test_the_function_the_database_runs_is_what_its_files_say(db: Database) -> N
     with db.owner_tx("nobody", read_only=True) as conn:
         row = conn.execute("SELECT prosrc FROM pg_proc WHERE proname = 'wm_search_text_lists'").fetchone()
     assert row is not None
-    for name in FILES:
+    for name in (*FILES, *QUESTION_ARGUMENTS):
         assert f"-- BEGIN {name}\n{composed(name)}\n-- END {name}" in row["prosrc"], name
-    assert "%(" not in "".join(composed(name) for name in FILES)  # every placeholder has its argument
+    # every placeholder has its argument
+    assert "%(" not in "".join(composed(name) for name in (*FILES, *QUESTION_ARGUMENTS))
 
 
 @pytest.fixture
@@ -70,13 +77,13 @@ def test_a_text_search_is_one_round_trip(one: Database, demo: tuple[str, Embedde
     result = search_world_memory(one, owner, "Luna feeding", embedder=model)  # the owner's size now remembered
     assert result.hits and result.mode == "hybrid"
     kinds = sent(of_pool(one, lambda: search_world_memory(one, owner, "Luna feeding")))
-    # the question lists' statements first, then the text lists' one statement, all in one round
-    assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 4, 1), kinds
+    # every list, the question lists too, in one statement: one message
+    assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 1, 1), kinds
     kinds = sent(of_pool(one, lambda: search_world_memory(one, owner, "what is it")))  # no content word
     assert (kinds["round trips"], kinds["Bind"], kinds["Sync"]) == (1, 1, 1), kinds
     # the counter counts: hybrid adds the vector list's round; a time range keeps the lists' round of statements
     kinds = sent(of_pool(one, lambda: search_world_memory(one, owner, "Luna feeding", embedder=model)))
-    assert kinds["round trips"] == 2 and kinds["Bind"] > 4, kinds
+    assert kinds["round trips"] == 2 and kinds["Bind"] > 1, kinds
     since = datetime.now(UTC) - timedelta(days=3650)
     kinds = sent(of_pool(one, lambda: search_world_memory(one, owner, "Luna feeding", valid_from=since)))
     assert kinds["round trips"] == 1 and kinds["Bind"] > 5, kinds
@@ -107,14 +114,15 @@ def test_the_pinned_lists_pin_only_their_owner(db: Database, demo: tuple[str, Em
     owner, _ = demo
     other_owner = f"{owner}-other"
     params = {"query": "Luna", "forms": ["luna"], "kind": None, "at": datetime.now(UTC), "k": 20, "from": None,
-              "to": None}
+              "to": None, "words": "luna", "terms": ["luna"]}
     mine = db.read_pinned(owner, load("finder_search_lists"), params)[0]
     assert mine["names"] and mine["texts"]
     theirs = db.read_pinned(other_owner, load("finder_search_lists"), params)[0]
-    assert theirs == {"names": [], "facts": [], "texts": []}
+    assert theirs == {"names": [], "facts": [], "texts": [], "answers": [], "episodes": []}
     with db.owner_tx(owner, read_only=True) as conn:  # only the app role's own statement may pin an owner
         assert conn.execute("SELECT has_function_privilege('worldmem_console', 'wm_search_text_lists(text, text, "
-                            "text[], text, timestamptz, integer, timestamptz, timestamptz)', 'EXECUTE') AS x"
+                            "text[], text, timestamptz, integer, timestamptz, timestamptz, text, text[])', "
+                            "'EXECUTE') AS x"
                             ).fetchone() == {"x": False}
 
 

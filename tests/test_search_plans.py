@@ -20,6 +20,7 @@ import psycopg
 from graph.demo import load_demo
 from graph.finder import reconciler, sizes
 from graph.finder import search as finder
+from graph.finder.answers import WORD_CAP
 from graph.finder.embedders import embedder_for
 from graph.finder.rounds import OwnerRounds, Round
 from graph.platform.db import Database
@@ -72,7 +73,8 @@ def test_full_text_lists_take_their_indexes_right_after_a_bulk_write(db: Databas
         "SELECT relname, reloptions FROM pg_class WHERE relname IN ('facts_owner_value_tsv', "
         "'memory_projections_owned_tsv_de', 'memory_projections_owned_tsv_en', 'facts_open_value_tsv')").fetchall())
     assert sorted(options.values()) == [["fastupdate=off"]] * 4
-    params = {"query": "marker1234", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None}
+    params = {"query": "marker1234", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None,
+              "cap": WORD_CAP}
     facts = _indexes(db, owner, load("agent_search_facts"), params)
     since = datetime(2020, 1, 1, tzinfo=UTC)
     during = _indexes(db, owner, load("agent_search_facts_during"), {**params, "from": since})
@@ -115,7 +117,8 @@ def test_ended_beliefs_holding_the_words_are_never_read(db: Database, owner: str
             "FROM entities e, generate_series(1, %(n)s) g WHERE e.owner_sub = %(o)s",
             {"o": owner, "n": n, "to": valid_to})
     admin_conn.execute("ANALYZE facts")
-    params = {"query": "draft", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None}
+    params = {"query": "draft", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None,
+              "cap": WORD_CAP}
     assert _indexes(db, owner, load("agent_search_facts"), params) == {"facts_open_value_tsv",
                                                                         "facts_ending_literal"}
     generic = _indexes(db, owner, load("agent_search_facts"), None)
@@ -140,7 +143,7 @@ def test_the_owner_lexeme_narrows_the_text_list_and_never_widens_it(db: Database
         admin_conn.execute(
             "INSERT INTO memory_projections (owner_sub, source_kind, source_key, text) "
             "VALUES (%(o)s, 'summary', md5(%(t)s), %(t)s)", {"o": who, "t": text})
-    params = {"query": "", "kind": None, "k": 20, "from": None, "to": None}
+    params = {"query": "", "kind": None, "k": 20, "from": None, "to": None, "cap": WORD_CAP}
     with db.owner_tx(owner, read_only=True) as conn:
         def texts(query: str) -> list[str]:
             return [r["text"] for r in conn.execute(load("finder_search_text"), {**params, "query": query})]

@@ -20,10 +20,11 @@ from typing import Any, LiteralString
 from pydantic import BaseModel, Field
 
 from graph.agent.render import Statement
-from graph.finder.answers import LABELS, content_words, same_word, tsquery_text
+from graph.finder.answers import LABELS, WORD_CAP, content_words, same_word, tsquery_terms, tsquery_text
 from graph.finder.query_names import words
 from graph.finder.search import boosted
 from graph.governance.phrases import Lang, language_of
+from graph.platform.arrays import text_array
 from graph.sql import load
 
 MAX_EPISODES = 3
@@ -78,10 +79,12 @@ def asks(message: str) -> bool:
 def queries(message: str, at: datetime, valid_time: bool) -> list[tuple[LiteralString, dict[str, Any]]]:
     """The round that reads the candidate turns and the owner's language (empty: no question, or no content
     word)."""
-    text = tsquery_text(content_words(message)) if asks(message) else ""
+    content = content_words(message) if asks(message) else []
+    text = tsquery_text(content)
     if not text:
         return []
-    return [(load("finder_search_episodes"), {"words": text, "k": CANDIDATES, "from": None,
+    return [(load("finder_search_episodes"), {"words": text, "terms": text_array(tsquery_terms(content)),
+                                              "cap": WORD_CAP, "k": CANDIDATES, "from": None,
                                               "to": at + AROUND if valid_time else None}),
             (load("gov_owner_language"), {"at": at})]
 

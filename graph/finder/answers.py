@@ -16,6 +16,9 @@ from typing import Any
 from graph.finder.query_names import FUNCTION_WORDS, words
 
 POOL = 200  # facts per named entity read before ranking
+# Rows a text search takes of one candidate set (a word, all words) before ranking them: ranking reads every
+# row it ranks, and at 100,000 template turns a name matched 12,000 (docs/episodes.md, "Episodes at scale").
+WORD_CAP = 200
 MIN_SHARE = 0.5  # a value match holds at least this share of the content words (the evaluation: fewer hurt MRR)
 FILLER = FUNCTION_WORDS | {
     "are", "be", "been", "can", "could", "did", "does", "had", "has", "have", "her", "his", "it", "its", "me",
@@ -68,6 +71,16 @@ def tsquery_text(content: list[str]) -> str:
     """An OR tsquery text of the content words (pure; only word characters reach to_tsquery)."""
     parts = [p for p in (_TSWORD.sub("", w) for w in content) if p]
     return " | ".join(dict.fromkeys(parts))
+
+
+def tsquery_terms(content: list[str]) -> list[str]:
+    """The candidate sets of the episode list, as tsquery texts (pure): each content word alone and, from two
+    words on, all of them together. finder_search_episodes takes at most WORD_CAP rows of each set before
+    ranking, so a common word (a speaker's name in every line of theirs) cannot make it rank thousands of
+    rows, while a rare word's few rows, and the rows holding every word, are still candidates. (Each set is
+    one GIN scan: all-but-one sets as well cost more scans than the ranking they spared, bench.recall_scale.)"""
+    parts = list(dict.fromkeys(p for p in (_TSWORD.sub("", w) for w in content) if p))
+    return [*parts, " & ".join(parts)] if len(parts) > 1 else parts
 
 
 def same_word(a: str, b: str) -> bool:

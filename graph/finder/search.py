@@ -80,15 +80,16 @@ class Fused:
 
 def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder | None, at: datetime) -> Fused:
     """One search: in the caller's owner transaction (a connection) or in rounds of its own (graph.finder.rounds).
-    The name, fact and text lists go out in rounds of their own and without a time range as ONE statement that
-    pins the owner itself (wm_search_text_lists), else as one round. The query is embedded in a worker
+    The name, fact, text, answer and episode lists go out in rounds of their own and without a time range as ONE
+    statement that pins the owner itself (wm_search_text_lists), else as one round. The query is embedded in a worker
     thread meanwhile; in rounds of their own that may hold a second connection (`OwnerRounds.spare`) that thread
     also sends the vector list, on a pooled connection of its own (vector_list.beside: the search waits for the
     longer of the two), otherwise the vector list is a second round after the first. Projection rows bring the
     entities they point at; hits are built for the rows fusion keeps (graph.finder.hits). Fewer round trips
     are the point: on this service a round trip costs more than the statements of a small owner."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
-    params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to}
+    params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to,
+              "cap": answers.WORD_CAP}
     loose = {**params, "from": None} if q.look_back else params  # the projection lists' window
     meaning = vector_list.beside(run, embedder, q.text, loose) if (
         BESIDE and isinstance(run, OwnerRounds) and run.spare and "meaning" in q.lists and embedder) else None
@@ -188,23 +189,28 @@ def meaning_mode(q: Query, embedder: Embedder | None, nearest: list[dict[str, An
 Statements = list[tuple[str, LiteralString, Mapping[str, Any]]]  # (list, statement, parameters)
 
 
-def _question_statements(q: Query, params: dict[str, Any], loose: dict[str, Any]) -> Statements:
-    """The statements of the lists that read a query as a question: the answer list (candidate facts, ranked
+def _question_params(q: Query, params: dict[str, Any], loose: dict[str, Any]) -> dict[str, Any]:
+    """The parameters of the lists that read a query as a question: the answer list (candidate facts, ranked
     by graph.finder.answers into answers and value matches) and the episode list (turns holding any content
-    word). Without a content word (only question words and filler) neither runs."""
-    words = answers.tsquery_text(answers.content_words(q.text))
-    if not words:
-        return []
+    word, in capped candidate sets). `words` is '' without a content word (only question words and filler)."""
+    content = answers.content_words(q.text)
     timed = q.valid_at is not None
-    named = {**params, "words": words, "forms": text_array(name_forms(q.text)), "pool": answers.POOL,
-             "valid_at": q.valid_at or params["at"], "timed": timed, "during": timed and q.as_of is None}
-    return [(name, load(statement), named if name == "answer" else {**named, "from": loose["from"]})
+    return {**params, "words": answers.tsquery_text(content), "terms": text_array(answers.tsquery_terms(content)),
+            "forms": text_array(name_forms(q.text)), "pool": answers.POOL, "valid_at": q.valid_at or params["at"],
+            "timed": timed, "during": timed and q.as_of is None, "loose_from": loose["from"]}
+
+
+def _question_statements(q: Query, named: dict[str, Any]) -> Statements:
+    """The answer and episode statements the query asks for (none without a content word)."""
+    if not named["words"]:
+        return []
+    return [(name, load(statement), named if name == "answer" else {**named, "from": named["loose_from"]})
             for name, statement in (("answer", "finder_search_answers"), ("episode", "finder_search_episodes"))
             if name in q.lists]
 
 
-def _question_rows(q: Query, statements: Statements, found: list[list[dict[str, Any]]]) -> dict[str, Rows]:
-    rows: dict[str, Rows] = dict(zip([name for name, _, _ in statements], found, strict=True))
+def _question_rows(q: Query, rows: dict[str, Rows]) -> dict[str, Rows]:
+    """The question lists' rows by list, the answer list's ranked into answers and value matches."""
     if "answer" in rows:
         rows["answer"], rows["value"] = answers.rank(rows["answer"], q.text, LIST_K)
     return rows
@@ -213,21 +219,19 @@ def _question_rows(q: Query, statements: Statements, found: list[list[dict[str, 
 def _text_lists(run: Rounds, q: Query, params: dict[str, Any], loose: dict[str, Any],
                 owner_wanted: bool) -> tuple[dict[str, Rows], str | None]:
     """The rows of the name, fact and text lists and of the question lists the query asks for, by list, and
-    the owner (when the vector list will need it for graph.finder.sizes). In rounds of their own the text
-    lists' one statement goes out alone, or, with question statements, after them in one round (they run
-    first: the statement sets generic plans for the rest of its transaction)."""
-    named = {**params, "forms": text_array(name_forms(q.text))}
+    the owner (when the vector list will need it for graph.finder.sizes). In rounds of their own, without a
+    time range, all of them are one statement that pins the owner (wm_search_text_lists: one message);
+    otherwise one round of statements."""
+    named = _question_params(q, params, loose)
     plain = statement_for("agent_search_facts", q) == "agent_search_facts"
-    questions = _question_statements(q, params, loose)
     if isinstance(run, OwnerRounds) and plain and all(name in q.lists for name in TEXT_LISTS):
-        one = load("finder_search_lists")
-        if questions:
-            *found, pinned = run([*[(text, p) for _, text, p in questions], (one, {**named, "owner": run.owner})])
-            row = pinned[0]
-        else:
-            found, row = [], run.pinned(one, named)[0]
+        row = run.pinned(load("finder_search_lists"), named)[0]
+        asked: dict[str, Rows] = {name: hits.timed(row[column], times) for name, column, times in (
+            ("answer", "answers", hits.FACT_TIMES), ("episode", "episodes", hits.TEXT_TIMES))
+            if name in q.lists and named["words"]}
         return {"name": row["names"], "fact": hits.timed(row["facts"], hits.FACT_TIMES),
-                "text": hits.timed(row["texts"], hits.TEXT_TIMES), **_question_rows(q, questions, found)}, run.owner
+                "text": hits.timed(row["texts"], hits.TEXT_TIMES), **_question_rows(q, asked)}, run.owner
+    questions = _question_statements(q, named)
     lists = [(name, load(statement_for(statement, q))) for statement, name in
              (("agent_search_entities", "name"), ("agent_search_facts", "fact"), ("finder_search_text", "text"))
              if name in q.lists]
@@ -241,7 +245,7 @@ def _text_lists(run: Rounds, q: Query, params: dict[str, Any], loose: dict[str, 
     first += [(name, text, named if name == "name" else loose if name == "text" else params) for name, text in lists]
     first += questions
     rows = dict(zip([label for label, _, _ in first], run([(text, p) for _, text, p in first]), strict=True))
-    rows.update(_question_rows(q, questions, [rows.pop(name) for name, _, _ in questions]))
+    rows.update(_question_rows(q, {name: rows.pop(name) for name, _, _ in questions}))
     if isinstance(run, OwnerRounds):
         return rows, run.owner
     owned = rows.get("owner", [])

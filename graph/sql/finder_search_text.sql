@@ -19,24 +19,29 @@
 -- entities: the entities the row points at, as the ledger has them now (a merged one as its survivor,
 -- wm_projection_entities, 0073; of kind %(kind)s when given), so no second round trip reads them: json, in
 -- entity_ids' order. The ids go to the function as a column, not a subquery, so the planner inlines it (0086).
+-- Ranking reads every row it ranks, so it ranks at most %(cap)s of the rows holding every word, the first the
+-- bitmap scan reaches (the table's order), not every one: in bench.recall_scale a name alone matched 12,209
+-- template turns (about 30 ms to rank them all). Each of those rows holds every word of the query; the episode
+-- list (finder_search_episodes) brings the rows of each word alone.
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
 WITH words AS MATERIALIZED (  -- parsed once: in a generic plan plainto_tsquery of a parameter ran for every row
     SELECT plainto_tsquery('german', %(query)s) AS de, plainto_tsquery('english', %(query)s) AS en
 ),
 top AS MATERIALIZED (
-    SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
-           greatest(ts_rank(p.tsv_german, (SELECT de FROM words)),
-                    ts_rank(p.tsv_english, (SELECT en FROM words)))::float8 AS score
-    FROM memory_projections p
-    WHERE p.owner_sub = wm_owner()
-      AND (wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT de FROM words)
-           AND wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT wm_owner_tsquery())
-        OR wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT en FROM words)
-           AND wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT wm_owner_tsquery()))
-      AND (p.tsv_german @@ (SELECT de FROM words) OR p.tsv_english @@ (SELECT en FROM words))
-      AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
-      AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)
-    ORDER BY score DESC, p.id
+    SELECT c.id, c.source_kind, c.source_key, c.text, c.entity_ids, c.valid_from, c.valid_to,
+           greatest(ts_rank(c.tsv_german, (SELECT de FROM words)),
+                    ts_rank(c.tsv_english, (SELECT en FROM words)))::float8 AS score
+    FROM (SELECT p.* FROM memory_projections p
+          WHERE p.owner_sub = wm_owner()
+            AND (wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT de FROM words)
+                 AND wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT wm_owner_tsquery())
+              OR wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT en FROM words)
+                 AND wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT wm_owner_tsquery()))
+            AND (p.tsv_german @@ (SELECT de FROM words) OR p.tsv_english @@ (SELECT en FROM words))
+            AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
+            AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)
+          LIMIT %(cap)s) c
+    ORDER BY score DESC, c.id
     LIMIT %(k)s
 ),
 found AS MATERIALIZED (  -- every entity the rows point at, resolved at once (0073; the ids as a column, 0086)
