@@ -79,8 +79,10 @@ def test_the_index_path_finds_what_the_exact_scan_finds(db: Database, world: tup
         monkeypatch.setattr(vector_list, "EXACT_BELOW", 1)
         # This owner is small: in a test database that other tests' owners fill with vectors, the iterative
         # scan would stop at hnsw.max_scan_tuples before it met 20 of this owner's rows (why production reads
-        # a small owner exactly, vector_list.use_index). Lifting the cap keeps this test about agreement.
+        # a small owner exactly, vector_list.use_index), or at the memory it may use for that (work_mem times
+        # hnsw.scan_mem_multiplier). Lifting both caps keeps this test about agreement.
         conn.execute("SELECT set_config('hnsw.max_scan_tuples', '1000000', true)")
+        conn.execute("SELECT set_config('hnsw.scan_mem_multiplier', '100', true)")
         indexed = [finder_search.nearest(conn, q.text, model, params) or [] for q in QUERIES]
         exact_sql = sql.SQL("EXPLAIN (FORMAT JSON) " + load("finder_search_vector_exact")).format(dim=sql.Literal(512))
         vector = vector_literal([1.0] + [0.0] * 511)
