@@ -45,17 +45,21 @@ def operation_reads(ec: ExecutionContext) -> AbstractContextManager[None]:
     """The standby rules of a Strawberry operation (resolvers.operation_guard)."""
     ctx = ec.context
     if not isinstance(ctx, Context) or ctx.database.standbys is None:
+        return nullcontext()  # without asking the operation's type (which parses the document's operation)
+    return _standby_reads(ctx, _is_query(ec))
+
+
+def reads(ctx: Context, *, query: bool) -> AbstractContextManager[None]:
+    """The operation's standby rules set for its execution, and its last commit's LSN put in the answer; the
+    one place both execution paths (the schema's extension, resolvers.compiled) take them from. Without
+    standbys nothing to set: a plain nullcontext, since every request (the floor too) passes here."""
+    if ctx.database.standbys is None:
         return nullcontext()
-    return reads(ctx, query=_is_query(ec))
+    return _standby_reads(ctx, query)
 
 
 @contextmanager
-def reads(ctx: Context, *, query: bool) -> Iterator[None]:
-    """The operation's standby rules set for its execution, and its last commit's LSN put in the answer; the
-    one place both execution paths (the schema's extension, resolvers.compiled) take them from."""
-    if ctx.database.standbys is None:
-        yield
-        return
+def _standby_reads(ctx: Context, query: bool) -> Iterator[None]:
     note = CommitNote()
     tokens = (may_lag.set(query), read_after.set(_client_lsn(ctx)), commit_note.set(note))
     try:
