@@ -169,15 +169,16 @@ def test_an_owner_moves_to_another_cluster_and_stays_readable(settings: Settings
         assert read_route(a_conn, other) == Route(DEFAULT)
 
 
-def test_a_crash_before_the_switch_leaves_the_owner_on_a_and_a_rerun_finishes(
-        settings: Settings, test_db_url: str, db: Database, cluster_b: str) -> None:
+def half_moved(settings: Settings, test_db_url: str, db: Database, cluster_b: str,
+               name: str) -> tuple[Settings, str, dict[str, int]]:
+    """An owner on A whose move died after marking the route and importing into B (the route still says A):
+    the settings of both clusters, the owner, and its row counts on A."""
     two = settings.model_copy(update={"database_url": test_db_url, "clusters": f"b={cluster_b}",
                                       "token_cache_s": 0.0})
-    owner = f"crash-{uuid.uuid4().hex[:10]}"
+    owner = f"{name}-{uuid.uuid4().hex[:10]}"
     load_demo(db, owner)
     with psycopg.connect(test_db_url, autocommit=True) as a_conn:
         before = rows_of(a_conn, owner)
-        # a move that died after marking the route and importing into B: the route still says A
         a_conn.execute("INSERT INTO owner_routes (routed_owner, cluster, moving_to, moving_since) "
                        "VALUES (%s, 'main', 'b', now())", (owner,))
     partial = Database(role_url(clusters.cluster_settings(settings, cluster_b), "app"), max_size=1)
@@ -185,6 +186,12 @@ def test_a_crash_before_the_switch_leaves_the_owner_on_a_and_a_rerun_finishes(
         load_demo(partial, owner)
     finally:
         partial.close()
+    return two, owner, before
+
+
+def test_a_crash_before_the_switch_leaves_the_owner_on_a_and_a_rerun_finishes(
+        settings: Settings, test_db_url: str, db: Database, cluster_b: str) -> None:
+    two, owner, before = half_moved(settings, test_db_url, db, cluster_b, "crash")
     with psycopg.connect(test_db_url) as a_conn:
         assert rows_of(a_conn, owner) == before  # A intact
     report = move_owner(two, owner, "b")
@@ -204,19 +211,7 @@ def test_a_crash_before_the_switch_leaves_the_owner_on_a_and_a_rerun_finishes(
 
 def test_a_move_to_where_the_owner_lives_ends_an_unfinished_move(
         settings: Settings, test_db_url: str, db: Database, cluster_b: str) -> None:
-    two = settings.model_copy(update={"database_url": test_db_url, "clusters": f"b={cluster_b}",
-                                      "token_cache_s": 0.0})
-    owner = f"undo-{uuid.uuid4().hex[:10]}"
-    load_demo(db, owner)
-    with psycopg.connect(test_db_url, autocommit=True) as a_conn:
-        before = rows_of(a_conn, owner)
-        a_conn.execute("INSERT INTO owner_routes (routed_owner, cluster, moving_to, moving_since) "
-                       "VALUES (%s, 'main', 'b', now())", (owner,))
-    partial = Database(role_url(clusters.cluster_settings(settings, cluster_b), "app"), max_size=1)
-    try:
-        load_demo(partial, owner)
-    finally:
-        partial.close()
+    two, owner, before = half_moved(settings, test_db_url, db, cluster_b, "undo")
     report = move_owner(two, owner, DEFAULT)
     assert report.source == report.target == DEFAULT and report.records == 0
     with psycopg.connect(test_db_url) as a_conn, psycopg.connect(cluster_b) as b_conn:
