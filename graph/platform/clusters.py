@@ -12,11 +12,10 @@ migrator then point at that cluster.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 from pathlib import Path
 
+from graph.platform import embedded
 from graph.platform.errors import PlatformError
 from graph.platform.hba import with_app_socket_line
 from graph.platform.host import port_holder
@@ -42,18 +41,11 @@ def data_dir(root: Path, name: str) -> Path:
     return root / "var/lib/postgresql" / VERSION / name
 
 
+ROOT_FIX = "run `worldmem db up` first (as root): the root must exist"
+
+
 def _in_root(root: Path, args: list[str], what: str) -> str:
-    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
-    try:
-        proc = subprocess.run(["chroot", str(root), *args], check=False, text=True, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    except FileNotFoundError as exc:
-        raise PlatformError(f"{what}: chroot not found") from exc
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stdout.strip().splitlines()[-10:])
-        raise PlatformError(f"{what} failed (exit {proc.returncode})\n{tail}",
-                            "run `worldmem db up` first (as root): the root must exist")
-    return proc.stdout
+    return embedded.in_root(root, args, what, quiet=True, fix=ROOT_FIX)
 
 
 def server_conf(port: int) -> str:

@@ -35,8 +35,13 @@ def progress(message: str) -> None:
     print(f"[worldmem] {message}", file=sys.stderr, flush=True)
 
 
-def _run(cmd: list[str], what: str, *, quiet: bool = False, env: dict[str, str] | None = None) -> str:
-    """Run a step; stream its output unless quiet; turn failure into a PlatformError."""
+PROVISION_FIX = ("check the network to the Debian package registry, or set WORLDMEM_DATABASE_URL to use your own "
+                 "PostgreSQL with AGE and pgvector")
+
+
+def _run(cmd: list[str], what: str, *, quiet: bool = False, env: dict[str, str] | None = None,
+         fix: str = PROVISION_FIX) -> str:
+    """Run a step; stream its output unless quiet; turn failure into a PlatformError that says `fix`."""
     try:
         proc = subprocess.run(
             cmd,
@@ -51,22 +56,20 @@ def _run(cmd: list[str], what: str, *, quiet: bool = False, env: dict[str, str] 
     if proc.returncode != 0:
         tail = (proc.stdout or "").strip().splitlines()[-15:]
         raise PlatformError(
-            f"{what} failed (exit {proc.returncode})" + ("\n" + "\n".join(tail) if tail else ""),
-            "check the network to the Debian package registry, or set WORLDMEM_DATABASE_URL "
-            "to use your own PostgreSQL with AGE and pgvector",
-        )
+            f"{what} failed (exit {proc.returncode})" + ("\n" + "\n".join(tail) if tail else ""), fix)
     return proc.stdout or ""
 
 
-def _chroot(root: Path, args: list[str], what: str, *, quiet: bool = False) -> str:
+def _chroot(root: Path, args: list[str], what: str, *, quiet: bool = False, fix: str = PROVISION_FIX) -> str:
     env = {"DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C", "LANG": "C",
            "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
-    return _run(["chroot", str(root), *args], what, quiet=quiet, env=env)
+    return _run(["chroot", str(root), *args], what, quiet=quiet, env=env, fix=fix)
 
 
-def in_root(root: Path, args: list[str], what: str, *, quiet: bool = False) -> str:
-    """A command run inside the root (chroot), as the other platform modules need it (graph/platform/replica.py)."""
-    return _chroot(root, args, what, quiet=quiet)
+def in_root(root: Path, args: list[str], what: str, *, quiet: bool = False, fix: str = PROVISION_FIX) -> str:
+    """A command run inside the root (chroot), as the other platform modules need it (graph/platform/replica.py,
+    clusters.py); `fix` is what a failure tells the user to do."""
+    return _chroot(root, args, what, quiet=quiet, fix=fix)
 
 
 def _require_root() -> None:
