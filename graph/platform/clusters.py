@@ -66,11 +66,6 @@ def port_of(root: Path, name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def is_running(root: Path, name: str) -> bool:
-    out = _in_root(root, ["pg_lsclusters", "-h"], "pg_lsclusters")
-    return any(line.split()[:2] == [VERSION, name] and "online" in line for line in out.splitlines())
-
-
 def up(settings: Settings, name: str, port: int) -> str:
     """Create (once), configure and start cluster `name` on `port`; its admin URL. Never touches `main`."""
     _check(name)
@@ -80,7 +75,7 @@ def up(settings: Settings, name: str, port: int) -> str:
     if port == settings.db_port:
         raise PlatformError(f"port {port} is the primary's", "give the cluster a port of its own: --port P")
     known = port_of(root, name)
-    if known is not None and known != port and is_running(root, name):
+    if known is not None and known != port and embedded.is_running(root, name):
         raise PlatformError(f"cluster {name!r} runs on port {known}",
                             f"use --port {known}, or `worldmem db cluster down {name}` first")
     if not (data_dir(root, name) / "PG_VERSION").exists():
@@ -91,7 +86,7 @@ def up(settings: Settings, name: str, port: int) -> str:
     conf.write_text(server_conf(port))
     hba = conf_dir(root, name) / "pg_hba.conf"
     hba.write_text(with_app_socket_line(hba.read_text()))
-    if not is_running(root, name):
+    if not embedded.is_running(root, name):
         holder = port_holder(port)
         if holder is not None:
             raise PlatformError(f"port {port} on 127.0.0.1 is taken by {holder}", "choose another --port")
@@ -105,7 +100,7 @@ def up(settings: Settings, name: str, port: int) -> str:
 def down(settings: Settings, name: str) -> bool:
     """Stop cluster `name` (its data stays); False when it was not running."""
     _check(name)
-    if not conf_dir(settings.root_dir, name).exists() or not is_running(settings.root_dir, name):
+    if not conf_dir(settings.root_dir, name).exists() or not embedded.is_running(settings.root_dir, name):
         return False
     _in_root(settings.root_dir, ["pg_ctlcluster", VERSION, name, "stop", "-m", "fast"], f"stop cluster {name}")
     return True
@@ -116,7 +111,7 @@ def status(settings: Settings, name: str) -> dict[str, object]:
     root = settings.root_dir
     exists = conf_dir(root, name).exists()
     return {"cluster": name, "exists": exists, "port": port_of(root, name),
-            "running": exists and is_running(root, name), "data": str(data_dir(root, name))}
+            "running": exists and embedded.is_running(root, name), "data": str(data_dir(root, name))}
 
 
 def admin_url(settings: Settings, port: int, dbname: str | None = None) -> str:

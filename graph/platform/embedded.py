@@ -217,17 +217,19 @@ def allow_app_socket_login(root: Path) -> None:
         _chroot(root, ["pg_ctlcluster", "18", "main", "reload"], "reload the cluster")
 
 
-def is_running(root: Path) -> bool:
+def is_running(root: Path, cluster: str = "main") -> bool:
+    """Whether the root's cluster (the embedded one, or another of graph/platform/clusters.py) is online."""
     if not (root / PG_BIN).exists():
         return False
     out = _chroot(root, ["pg_lsclusters", "-h"], "pg_lsclusters", quiet=True)
-    return any(line.split()[:2] == ["18", "main"] and "online" in line for line in out.splitlines())
+    return any(line.split()[:2] == ["18", cluster] and "online" in line for line in out.splitlines())
 
 
-def postmaster_pid(root: Path) -> int | None:
-    """The running cluster's postmaster (the first line of its postmaster.pid), None when it is not running."""
+def postmaster_pid(root: Path, data: Path = DATA_DIR) -> int | None:
+    """The postmaster of the data directory `data` in the root (the first line of its postmaster.pid), None when
+    it is not running (the embedded cluster's, or a standby's: graph/platform/replica.py)."""
     try:
-        first = (root / DATA_DIR / "postmaster.pid").read_text().split("\n", 1)[0].strip()
+        first = (root / data / "postmaster.pid").read_text().split("\n", 1)[0].strip()
     except OSError:
         return None
     return int(first) if first.isdigit() and Path(f"/proc/{first}").exists() else None

@@ -99,11 +99,7 @@ def _as_postgres(root: Path, command: str, what: str) -> str:
 
 
 def running(root: Path, standby: Standby) -> bool:
-    try:
-        first = (root / standby.data.relative_to("/") / "postmaster.pid").read_text().split("\n", 1)[0].strip()
-    except OSError:
-        return False
-    return first.isdigit() and Path(f"/proc/{first}").exists()
+    return embedded.postmaster_pid(root, standby.data.relative_to("/")) is not None
 
 
 def allow_replication(root: Path, settings: Settings) -> None:
