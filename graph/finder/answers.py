@@ -98,24 +98,51 @@ def _asked(content: list[str]) -> set[str]:
     return asked
 
 
-def _parts(row: dict[str, Any], content: list[str]) -> tuple[bool, bool, float]:
-    """(the question names its subject or object, asks for its predicate, share of content words its value
-    holds)."""
-    asked = _asked(content)
-    predicate = [p for p in _SPLIT.split(str(row["predicate"]).lower()) if p]
-    pred = any(same_word(a, p) for a in asked for p in predicate)
-    value = row["object_value"] if row["object_kind"] == "literal" else row.get("object_name") or row["object_ref"]
-    # an object the question names is what it asks about, not an answer word ("home agent" names the repo
-    # that person:basti works_on: that relationship does not answer it)
-    value_words = set() if row.get("named_object") else set(words(str(value)))
-    shared = sum(1 for w in content if any(same_word(w, v) for v in value_words))
-    return bool(row["named"]), pred, shared / len(content) if content else 0.0
+class _Question:
+    """One question's words, matched against many facts' predicates and values (a search ranks up to POOL
+    facts per named entity): the asked words are put together once, and each predicate word or value word
+    is matched once per question, since the facts of one entity repeat them."""
+
+    __slots__ = ("_asks", "_holds", "asked", "content")
+
+    def __init__(self, content: list[str]) -> None:
+        self.content = content
+        self.asked = _asked(content)
+        self._asks: dict[str, bool] = {}
+        self._holds: dict[str, frozenset[str]] = {}
+
+    def asks(self, predicate_word: str) -> bool:
+        """Whether the question asks for a predicate holding this word (a content word or its label)."""
+        known = self._asks.get(predicate_word)
+        if known is None:
+            known = self._asks[predicate_word] = any(same_word(a, predicate_word) for a in self.asked)
+        return known
+
+    def held(self, value_word: str) -> frozenset[str]:
+        """The content words this word of a value matches."""
+        known = self._holds.get(value_word)
+        if known is None:
+            known = self._holds[value_word] = frozenset(w for w in self.content if same_word(w, value_word))
+        return known
+
+    def parts(self, row: dict[str, Any]) -> tuple[bool, bool, float]:
+        """(the question names the fact's subject or object, asks for its predicate, share of content words
+        its value holds)."""
+        pred = any(self.asks(p) for p in _SPLIT.split(str(row["predicate"]).lower()) if p)
+        value = row["object_value"] if row["object_kind"] == "literal" else row.get("object_name") or row["object_ref"]
+        # an object the question names is what it asks about, not an answer word ("home agent" names the repo
+        # that person:basti works_on: that relationship does not answer it)
+        shared: set[str] = set()
+        if not row.get("named_object"):
+            for v in set(words(str(value))):
+                shared |= self.held(v)
+        return bool(row["named"]), pred, len(shared) / len(self.content) if self.content else 0.0
 
 
 def score(row: dict[str, Any], content: list[str]) -> float:
     """How well one fact answers a question of these content words (pure): 1 for a subject (or object) the
     question names, 1 for a predicate it asks about, up to 1 for the share of its words the value holds."""
-    named, pred, share = _parts(row, content)
+    named, pred, share = _Question(content).parts(row)
     return (1.0 if named else 0.0) + (1.0 if pred else 0.0) + share
 
 
@@ -124,14 +151,13 @@ def rank(rows: list[dict[str, Any]], query: str, k: int) -> tuple[list[dict[str,
     id). A direct answer is about an entity the question names and has the predicate or a value word it
     asks for; a value match names none of the question's entities but holds at least half of its content
     words. Naming a subject alone ("Luna") is the name list's hit, not an answer."""
-    content = content_words(query)
+    question = _Question(content_words(query))
     direct, values = [], []
     for r in rows:
-        named, pred, share = _parts(r, content)
-        scored = {**r, "score": (1.0 if named else 0.0) + (1.0 if pred else 0.0) + share}
+        named, pred, share = question.parts(r)
         if named and (pred or share > 0):
-            direct.append(scored)
+            direct.append({**r, "score": 1.0 + (1.0 if pred else 0.0) + share})
         elif not named and share >= MIN_SHARE:
-            values.append(scored)
+            values.append({**r, "score": (1.0 if pred else 0.0) + share})
     order = lambda r: (-r["score"], str(r["id"]))  # noqa: E731
     return sorted(direct, key=order)[:k], sorted(values, key=order)[:k]
