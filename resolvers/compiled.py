@@ -215,7 +215,11 @@ def _close(awaitables: Iterable[Any]) -> None:
 async def execute(plan: Plan, context: Context,
                   variables: Mapping[str, Any] | None) -> tuple[dict[str, Any] | None, list[GraphQLError]]:
     """The data and errors of the plan's operation for this request; Fallback when the full path must answer."""
-    coerced = get_variable_values(plan.schema, plan.operation.variable_definitions or (), dict(variables or {}))
+    definitions = plan.operation.variable_definitions
+    # without definitions graphql-core coerces nothing (values sent anyway are ignored): most documents an
+    # agent sends, the floor's among them, so the request skips the coercion's set-up
+    coerced = get_variable_values(plan.schema, definitions, dict(variables or {})) if definitions else \
+        VariableValues({}, {})
     if not isinstance(coerced, VariableValues):  # refused: the full path reports it
         raise Fallback
     run = _Run(plan, context, coerced)

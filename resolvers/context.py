@@ -52,6 +52,9 @@ T = TypeVar("T")
 INTROSPECTION_FIELDS = frozenset({"__schema", "__type", "__typename"})
 DEGRADED_FIELDS = frozenset({"worldContext"})  # answer (without data) even when the token cannot be checked
 MAX_INTROSPECTION_CHARS = 20_000  # GraphiQL's introspection query is ~2 kB; parse no more without a token
+# The scope key under which the request's admission (resolvers.admission) leaves the token it found in the token
+# cache and its principal, so the context getter does not parse the header and hash the token a second time.
+VERIFIED = "worldmem.verified"
 MOVE_RETRY_S = 5.0  # what a write refused during an owner's move is told to wait (moves take seconds to minutes)
 
 
@@ -109,13 +112,15 @@ def context_getter(database: Database, settings: Settings, tokens: TokenCache | 
     (graph.ledger.token_cache); any other is looked up in a worker thread. Tokens live in `database` (the
     directory); with a `router` (other clusters configured) the request then gets its owner's cluster."""
     gates = OwnerGates(settings.owner_db_share)
-    tokens = tokens or TokenCache(settings.token_cache_s)
+    tokens = tokens if tokens is not None else TokenCache(settings.token_cache_s)  # an empty cache is falsy (len)
 
     async def get_context(request: HTTPConnection) -> Context:
         token = bearer_token(request.headers.get("authorization"))
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
-            found = tokens.cached(token) or await run_in_threadpool(tokens.authenticate, database, token)
+            verified = request.scope.get(VERIFIED)
+            found = verified[1] if verified is not None and verified[0] == token else tokens.cached(token)
+            found = found or await run_in_threadpool(tokens.authenticate, database, token)
             ctx = Context(database, settings, found, turn_listener=listener, gates=gates, tokens=tokens,
                           curator_health=getattr(request.app.state, "curator_health", None))
             ctx.token, ctx.router = token, router

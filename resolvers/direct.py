@@ -64,14 +64,14 @@ class DirectGraphQL:
         request = Request(scope)
         context = await self.get_context(request)
         context.request = request
-        context.response = Response()  # as the router's sub-response: an extension may set its status
         plan = compiled.plan_for(self.schema, payload, context)
-        if plan is not None:
+        if plan is not None:  # a query: nothing in it sets a status or header (only commits note their LSN)
             body = await compiled.answer(plan, context, payload)
             if body is not None:
                 await send_json(send, 200, body)
                 return
             context.soft_errors.clear()  # the full path runs the operation again, from the start
+        context.response = Response()  # as the router's sub-response: an extension may set its status
         try:
             result = await self.schema.execute(
                 payload["query"], variable_values=payload.get("variables"), context_value=context,

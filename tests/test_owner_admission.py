@@ -98,3 +98,17 @@ def test_the_app_admits_an_owners_requests_through_its_share(one_at_a_time: Test
         t.join(60)
     assert len(answers) == 12 and all(answers)
     assert one_at_a_time.app.admission.gates == {}  # type: ignore[attr-defined]
+
+
+def test_after_one_request_the_app_keys_the_tokens_admission_by_its_owner(one_at_a_time: TestClient, owner: str,
+                                                                          make_token: MakeToken) -> None:  # noqa: F811
+    """The token the context verified is the one the admission finds: one cache for both (an empty cache
+    once made the context build a second one, so every token kept its own gate and an owner's tokens
+    together had a share each)."""
+    token, other = make_token(), make_token()
+    app = one_at_a_time.app
+    for t in (token, other):
+        assert gql(one_at_a_time, t, "{ __typename }")["data"] == {"__typename": "Query"}
+    scope_of = {t: {"type": "http", "headers": [(b"authorization", f"Bearer {t}".encode())]} for t in (token, other)}
+    keys = {admission_key(scope_of[t], app.tokens) for t in (token, other)}  # type: ignore[attr-defined]
+    assert keys == {f"owner:{owner}"}
