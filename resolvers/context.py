@@ -115,12 +115,11 @@ def context_getter(database: Database, settings: Settings, tokens: TokenCache | 
     tokens = tokens if tokens is not None else TokenCache(settings.token_cache_s)  # an empty cache is falsy (len)
 
     async def get_context(request: HTTPConnection) -> Context:
-        token = bearer_token(request.headers.get("authorization"))
+        verified = request.scope.get(VERIFIED)  # the admission read this request's header and found its token
+        token, found = verified if verified is not None else (bearer_token(request.headers.get("authorization")), None)
         listener: TurnListener = getattr(request.app.state, "turn_listener", NO_LISTENER)
         try:
-            verified = request.scope.get(VERIFIED)
-            found = verified[1] if verified is not None and verified[0] == token else tokens.cached(token)
-            found = found or await run_in_threadpool(tokens.authenticate, database, token)
+            found = found or tokens.cached(token) or await run_in_threadpool(tokens.authenticate, database, token)
             ctx = Context(database, settings, found, turn_listener=listener, gates=gates, tokens=tokens,
                           curator_health=getattr(request.app.state, "curator_health", None))
             ctx.token, ctx.router = token, router
