@@ -100,16 +100,17 @@ def _asked(content: list[str]) -> set[str]:
 
 class _Question:
     """One question's words, matched against many facts' predicates and values (a search ranks up to POOL
-    facts per named entity): the asked words are put together once, and each predicate word or value word
-    is matched once per question, since the facts of one entity repeat them."""
+    facts per named entity): the asked words are put together once, each predicate is matched once per
+    question (the facts of one entity repeat them), and a value's words are only split when its text holds
+    the start of a content word."""
 
-    __slots__ = ("_asks", "_holds", "asked", "content")
+    __slots__ = ("_asks", "_predicates", "asked", "content")
 
     def __init__(self, content: list[str]) -> None:
         self.content = content
         self.asked = _asked(content)
         self._asks: dict[str, bool] = {}
-        self._holds: dict[str, frozenset[str]] = {}
+        self._predicates: dict[str, bool] = {}
 
     def asks(self, predicate_word: str) -> bool:
         """Whether the question asks for a predicate holding this word (a content word or its label)."""
@@ -118,25 +119,31 @@ class _Question:
             known = self._asks[predicate_word] = any(same_word(a, predicate_word) for a in self.asked)
         return known
 
-    def held(self, value_word: str) -> frozenset[str]:
-        """The content words this word of a value matches."""
-        known = self._holds.get(value_word)
-        if known is None:
-            known = self._holds[value_word] = frozenset(w for w in self.content if same_word(w, value_word))
-        return known
-
     def parts(self, row: dict[str, Any]) -> tuple[bool, bool, float]:
         """(the question names the fact's subject or object, asks for its predicate, share of content words
         its value holds)."""
-        pred = any(self.asks(p) for p in _SPLIT.split(str(row["predicate"]).lower()) if p)
+        predicate = str(row["predicate"])
+        pred = self._predicates.get(predicate)
+        if pred is None:
+            pred = self._predicates[predicate] = any(self.asks(p) for p in _SPLIT.split(predicate.lower()) if p)
+        if row.get("named_object") or not self.content:
+            # an object the question names is what it asks about, not an answer word ("home agent" names the
+            # repo that person:basti works_on: that relationship does not answer it)
+            return bool(row["named"]), pred, 0.0
         value = row["object_value"] if row["object_kind"] == "literal" else row.get("object_name") or row["object_ref"]
-        # an object the question names is what it asks about, not an answer word ("home agent" names the repo
-        # that person:basti works_on: that relationship does not answer it)
-        shared: set[str] = set()
-        if not row.get("named_object"):
-            for v in set(words(str(value))):
-                shared |= self.held(v)
-        return bool(row["named"]), pred, len(shared) / len(self.content) if self.content else 0.0
+        return bool(row["named"]), pred, self.share(str(value))
+
+    def share(self, value: str) -> float:
+        """The share of the content words that a word of `value` matches (same_word)."""
+        text = value.lower()
+        # a word matching `w` holds w's first four letters (or all of a shorter w), and every word of the value
+        # is a piece of its text: a content word whose start the text lacks matches none of its words
+        maybe = [w for w in self.content if w[:4] in text]
+        if not maybe:
+            return 0.0
+        value_words = set(words(text))
+        return sum(1 for w in maybe if w in value_words or any(same_word(w, v) for v in value_words)) / len(
+            self.content)
 
 
 def score(row: dict[str, Any], content: list[str]) -> float:
