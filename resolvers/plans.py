@@ -27,6 +27,8 @@ from graphql import (
     SelectionSetNode,
     is_leaf_type,
 )
+from strawberry.schema.schema_converter import GraphQLCoreConverter
+from strawberry.types.field import StrawberryField
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,9 @@ class Step:
     node: FieldNode
     parent: GraphQLObjectType
     shape: Shape
+    # Strawberry's basic field (an attribute, no resolver of ours, no field extension): its resolver reads no
+    # info and takes no arguments (StrawberryField.is_basic_field), so none is built for it
+    basic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +99,14 @@ def _steps(parent: GraphQLObjectType, selection: SelectionSetNode | None) -> tup
         definition = parent.fields.get(name)
         if definition is None or definition.resolve is None or name.startswith("__"):
             raise _NotCompilable
-        steps.append(Step(key, name, definition, node, parent, _shape(definition.type, node.selection_set)))
+        steps.append(Step(key, name, definition, node, parent, _shape(definition.type, node.selection_set),
+                          _basic(definition) and not node.arguments))
     return tuple(steps)
+
+
+def _basic(definition: GraphQLField) -> bool:
+    field = (definition.extensions or {}).get(GraphQLCoreConverter.DEFINITION_BACKREF)
+    return isinstance(field, StrawberryField) and field.is_basic_field
 
 
 def _shape(of: GraphQLOutputType, selection: SelectionSetNode | None) -> Shape:

@@ -116,6 +116,12 @@ def test_documents_a_plan_cannot_answer_exactly_are_not_compiled(
         assert plans.compile_document(graphql_schema, parse(query)) is None, query
     plan = plans.compile_document(graphql_schema, parse(WIDE_STATE))
     assert plan is not None and [s.key for s in plan.steps] == ["__typename", "s"]
+    # a resolver of ours gets its info; an attribute of the answer (Strawberry's basic field) needs none
+    state, shape = plan.steps[1], plan.steps[1].shape
+    while shape.inner is not None:  # through non-null and list to the object
+        shape = shape.inner
+    basic = {s.key: s.basic for s in shape.steps}
+    assert not state.basic and basic["ref"] and basic["kind"], basic
 
 
 def test_what_the_plan_declines_is_answered_the_full_way(
