@@ -193,7 +193,8 @@ def _question_params(q: Query, params: dict[str, Any], loose: dict[str, Any]) ->
     """The parameters of the lists that read a query as a question: the answer list (candidate facts, ranked
     by graph.finder.answers into answers and value matches) and the episode list (turns holding any content
     word, in capped candidate sets). `words` is '' without a content word (only question words and filler)."""
-    content = answers.content_words(q.text)
+    # without the answer and episode lists ('' words) the one statement skips them too
+    content = answers.content_words(q.text) if "answer" in q.lists or "episode" in q.lists else []
     timed = q.valid_at is not None
     return {**params, "words": answers.tsquery_text(content), "terms": text_array(answers.tsquery_terms(content)),
             "forms": text_array(name_forms(q.text)), "pool": answers.POOL, "valid_at": q.valid_at or params["at"],

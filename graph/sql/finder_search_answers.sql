@@ -1,17 +1,20 @@
 -- Current facts as answers to a question (graph.finder.answers ranks them): the facts about the entities the
 -- question names (a name or believed alias equal to one of %(forms)s, as the name list matches them; their
 -- own facts and the relationships pointing at them) and the facts whose value holds any of the question's
--- content words (%(words)s: an OR tsquery text of plain words, 'simple' configuration; '' for none). Question
--- words never veto: only the ranking weighs the words. Valid time: with %(during)s the facts valid at some
+-- content words (%(words)s: an OR tsquery text of plain words, 'simple' configuration; '' for none, and then no
+-- fact at all, since graph.finder.answers keeps a named fact only for an asked predicate or value word).
+-- Question words never veto: only the ranking weighs the words. Valid time: with %(during)s the facts valid at some
 -- point of [%(from)s, %(to)s); else those valid at %(valid_at)s (for the value words without a time asked,
 -- %(timed)s false: the open ones, through the GIN index of open current beliefs, 0069).
 -- Returns: the agent fact columns (FactView + subject_ref, functional), subject_name, object_name, named (the
 -- question names its subject or object), named_object (its object)
-WITH named AS MATERIALIZED (
-    SELECT e.id FROM entities e WHERE e.owner_sub = wm_owner() AND e.name_norm = ANY(%(forms)s::text[])
+WITH named AS MATERIALIZED (  -- none without a content word: no predicate or value can then be asked for
+    SELECT e.id FROM entities e
+    WHERE %(words)s::text <> '' AND e.owner_sub = wm_owner() AND e.name_norm = ANY(%(forms)s::text[])
     UNION
     SELECT a.entity_id FROM entity_aliases a
-    WHERE a.owner_sub = wm_owner() AND a.alias_norm = ANY(%(forms)s::text[]) AND wm_believed(a.superseded_at)
+    WHERE %(words)s::text <> '' AND a.owner_sub = wm_owner() AND a.alias_norm = ANY(%(forms)s::text[])
+      AND wm_believed(a.superseded_at)
       AND a.valid_from <= %(at)s AND (a.valid_to IS NULL OR a.valid_to > %(at)s)
 ),
 about AS (
