@@ -17,7 +17,7 @@ from graph.episodes import store
 from graph.episodes.model import EpisodeIn
 from graph.errors import Conflict, WorldmemError
 from graph.finder.ahead import Ahead
-from graph.finder.embedders import EmbeddingFailed, vector_literal
+from graph.finder.embedders import EmbeddingFailed
 from graph.platform.db import Database
 
 T0 = datetime(2025, 3, 4, 9, 30, tzinfo=UTC)
@@ -62,7 +62,7 @@ def test_ahead_yields_every_batch_in_order_then_the_failure() -> None:
     with Ahead(model, texts, batch=3, depth=1) as ahead, pytest.raises(EmbeddingFailed, match="model down"):
         for start, vectors in ahead:
             got.append(start)
-            assert vectors == [vector_literal([1.0] + [0.0] * 511)] * len(texts[start:start + 3])
+            assert vectors == [[1.0] + [0.0] * 511] * len(texts[start:start + 3])
     assert got == [0, 3] and model.calls == [3, 3, 1]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
 from types import TracebackType
 
-from graph.finder.embedders import Embedder, vector_literal
+from graph.finder.embedders import Embedder
 from graph.finder.vector_list import EMBEDDING
 
 DEPTH = 8  # batches embedded but not yet written: about a commit's worth of the model's head start
@@ -26,14 +26,12 @@ DEPTH = 8  # batches embedded but not yet written: about a commit's worth of the
 
 class Ahead:
     """`with Ahead(model, texts, batch=256) as ahead: for start, vectors in ahead: ...` yields each batch's
-    vectors in order (`start` its first text's index), in pgvector's text form: formatted on the model's
-    thread, which is ahead of the writer, not on the writer's, which the database's index inserts keep
-    behind (a tenth of a batch's write). A batch the model failed on raises its error there, after the
-    batches before it."""
+    vectors in order (`start` its first text's index); a batch the model failed on raises its error there,
+    after the batches before it."""
 
     def __init__(self, embedder: Embedder, texts: Sequence[str], *, batch: int, depth: int = DEPTH) -> None:
         self._embedder, self.texts, self.batch = embedder, list(texts), batch
-        self._ready: queue.Queue[tuple[int, list[str]] | BaseException] = queue.Queue(depth)
+        self._ready: queue.Queue[tuple[int, list[list[float]]] | BaseException] = queue.Queue(depth)
         self._stop = threading.Event()
         self._worker: Future[None] | None = None
 
@@ -45,14 +43,14 @@ class Ahead:
                  tb: TracebackType | None) -> None:
         self._stop.set()
 
-    def __iter__(self) -> Iterator[tuple[int, list[str]]]:
+    def __iter__(self) -> Iterator[tuple[int, list[list[float]]]]:
         for _ in range(0, len(self.texts), self.batch):
             item = self._next()
             if isinstance(item, BaseException):
                 raise item
             yield item
 
-    def _next(self) -> tuple[int, list[str]] | BaseException:
+    def _next(self) -> tuple[int, list[list[float]]] | BaseException:
         while True:
             try:
                 return self._ready.get(timeout=0.5)
@@ -67,14 +65,14 @@ class Ahead:
             if self._stop.is_set():
                 return
             try:
-                item: tuple[int, list[str]] | BaseException = (
-                    start, [vector_literal(v) for v in self._embedder.embed(self.texts[start:start + self.batch])])
+                item: tuple[int, list[list[float]]] | BaseException = (
+                    start, self._embedder.embed(self.texts[start:start + self.batch]))
             except Exception as exc:  # raised to the consumer at this batch (EmbeddingFailed, or a bug)
                 item = exc
             if not self._put(item) or isinstance(item, BaseException):
                 return
 
-    def _put(self, item: tuple[int, list[str]] | BaseException) -> bool:
+    def _put(self, item: tuple[int, list[list[float]]] | BaseException) -> bool:
         while not self._stop.is_set():  # a consumer that left never takes it: give up instead of blocking
             try:
                 self._ready.put(item, timeout=0.1)

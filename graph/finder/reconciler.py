@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from graph.finder.ahead import Ahead
-from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
+from graph.finder.embedders import Embedder, EmbeddingFailed
 from graph.finder.projections import NO_ID, sync_entities
+from graph.finder.vector_param import vectors_param
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -77,7 +78,7 @@ def embed_pending(db: Database, owner: str, embedder: Embedder, *, batch: int = 
                 break
             conn.execute(load("finder_embeddings_set"), {
                 "ids": [r["id"] for r in rows], "texts": [r["text"] for r in rows],
-                "embeddings": [vector_literal(v) for v in vectors], "model": embedder.name})
+                "embeddings": vectors_param(conn, vectors), "model": embedder.name})
         progress.embedded += len(rows)
     return progress
 
@@ -95,7 +96,7 @@ def write_ahead(db: Database, owner: str, model: str, ids: Sequence[UUID], ahead
             with db.owner_tx(owner) as conn:
                 conn.execute(load("finder_embeddings_set"), {
                     "ids": list(ids[batch]), "texts": texts[batch],
-                    "embeddings": vectors, "model": model})
+                    "embeddings": vectors_param(conn, vectors), "model": model})
             progress.embedded += len(vectors)
     except EmbeddingFailed as exc:
         failed = list(ids[progress.embedded:progress.embedded + ahead.batch])
