@@ -15,13 +15,16 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from types import TracebackType
 
 from graph.finder.embedders import Embedder
-from graph.finder.vector_list import EMBEDDING
 
 DEPTH = 8  # batches embedded but not yet written: about a commit's worth of the model's head start
+# A pool of its own, not the searches' (graph.finder.vector_list.EMBEDDING): an import holds its worker for
+# as long as its model runs, and queries waiting behind imports would wait seconds for their embedding.
+# Two: each takes a core; a third import's model waits for one of them.
+MODELS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="finder-ahead")
 
 
 class Ahead:
@@ -36,7 +39,7 @@ class Ahead:
         self._worker: Future[None] | None = None
 
     def __enter__(self) -> Ahead:
-        self._worker = EMBEDDING.submit(self._run)
+        self._worker = MODELS.submit(self._run)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
