@@ -55,6 +55,15 @@ def states(admin_conn: psycopg.Connection, owner: str) -> dict[str, int]:
     return {"embedded": row[0], "failed": row[1], "pending": row[2]}
 
 
+def settled(model: Counting) -> int:
+    """The model's calls once they stopped growing for 0.3 s (the worker notices a stop within one batch)."""
+    deadline, last = time.monotonic() + 5, -1
+    while len(model.calls) != last and time.monotonic() < deadline:
+        last = len(model.calls)
+        time.sleep(0.3)
+    return len(model.calls)
+
+
 def test_ahead_yields_every_batch_in_order_then_the_failure() -> None:
     model = Counting(fails_at=2)
     texts = [f"t{i}" for i in range(7)]
@@ -70,10 +79,7 @@ def test_leaving_the_block_stops_the_model_before_its_next_batch() -> None:
     model = Counting(pause_s=0.05)
     with Ahead(model, [f"t{i}" for i in range(100)], batch=1, depth=1) as ahead:
         next(iter(ahead))
-    time.sleep(0.5)  # the worker notices within one batch and one put attempt
-    stopped = len(model.calls)
-    time.sleep(0.3)
-    assert len(model.calls) == stopped < 10
+    assert settled(model) < 10
 
 
 def test_an_import_returns_with_every_new_turn_embedded(db: Database, owner: str,
@@ -112,10 +118,7 @@ def test_a_refused_import_writes_nothing_and_stops_the_model(db: Database, owner
     nul = [*turns(40)[1:], EpisodeIn(external_id="nul", text="a\x00b", occurred_at=T0)]
     with pytest.raises(WorldmemError):  # refused by the database after the model started: it stops too
         store.import_turns(db, owner, "c1", nul, curate=False, embedder=model)
-    time.sleep(0.5)  # the worker notices within one batch and one put attempt
-    stopped = len(model.calls)
-    time.sleep(0.3)
-    assert len(model.calls) == stopped < 39
+    assert settled(model) < 39
     assert states(admin_conn, owner) == {"embedded": 0, "failed": 0, "pending": 1}
 
 
