@@ -1,10 +1,10 @@
 """importConversation: a whole conversation's turns as episodes, in one call (graph.episodes.store).
 
 All or nothing and replayable; owner and agent tokens (an integration writes observed state, not the owner's
-conversations). The turns are committed first (found by words from then on); then the finder embeds them
-before the call returns (graph.finder.reconciler.embed_pending), so an agent that
-searches right after the import searches them by meaning too. What the model could not embed waits for the
-finder's thread, nudged here. `curate: true` hands the new turns to the curator's listener as one backlog.
+conversations). The turns are committed first (found by words from then on); their vectors are stored
+before the call returns (the model starts on the texts while the turns commit: graph.episodes.store), so an
+agent that searches right after the import searches them by meaning too. What the model could not embed
+waits for the finder's thread, nudged here. `curate: true` hands the new turns to the curator's listener as one backlog.
 """
 
 from __future__ import annotations
@@ -22,12 +22,10 @@ from graph.episodes import model, store
 from graph.errors import BadInput, Forbidden
 from graph.finder.embedders import embedder_for
 from graph.finder.nudger import Nudger
-from graph.finder.reconciler import embed_pending
 from resolvers.context import blocking, database, principal
 from resolvers.curator_types import TurnRole
 
 log = logging.getLogger("worldmem.episodes")
-EMBED_BATCH = 256  # texts per model call: the model's speed is flat from about 20 short texts up
 
 
 @strawberry.input(description="One turn of an imported conversation")
@@ -70,16 +68,12 @@ async def import_conversation(info: Info[Any, Any], chat_id: str, turns: list[Im
     if not 1 <= len(chat_id) <= model.MAX_ID:
         raise BadInput(f"chatId must be 1 to {model.MAX_ID} characters", code="INVALID_TURN")
     db = database(info)
-    done = await blocking(store.import_turns, db, who.owner, chat_id, _episodes(turns), curate=curate)
     embedder = embedder_for(info.context.settings)
-    if embedder is not None and done.imported:
-        try:
-            await blocking(embed_pending, db, who.owner, embedder, batch=EMBED_BATCH, max_rows=done.imported)
-        except Exception:  # the turns are committed and found by words; the finder's thread retries the rest
-            log.exception("embedding an import into chat %s failed", chat_id)
+    done = await blocking(store.import_turns, db, who.owner, chat_id, _episodes(turns), curate=curate,
+                          embedder=embedder)
     finder: Nudger | None = getattr(info.context.request.app.state, "finder", None)
-    if finder is not None and done.imported:
-        finder.nudge(who.owner, [])  # embeds what is still pending (the model failed); no entity changed
+    if finder is not None and done.embedded < done.imported:
+        finder.nudge(who.owner, [])  # embeds what is still pending (no model, or it failed); no entity changed
     if curate and done.imported:
         listener: t.TurnListener = getattr(info.context, "turn_listener", t.NO_LISTENER)
         try:

@@ -10,7 +10,7 @@ import pytest
 
 from graph.finder import search as finder
 from graph.finder.search import LIST_K, ef_search
-from graph.finder.vector_param import EF_MAX, EF_MIN, EF_PER_RESULT, QueryVector, VectorBinaryDumper
+from graph.finder.vector_param import EF_MAX, EF_MIN, EF_PER_RESULT, QueryVector, VectorBinaryDumper, vectors_param
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -39,6 +39,18 @@ def test_a_binary_vector_is_the_vector_its_text_form_casts_to(db: Database, owne
     assert row["dims"] == 5
     assert sent is not None and sent.formats == [psycopg.pq.Format.BINARY]
     assert sent.params is not None and len(sent.params[0] or b"") == 4 + 4 * len(VALUES)
+
+
+def test_a_batch_of_vectors_is_a_binary_vector_array_on_any_connection(app_db_url: str, owner: str) -> None:
+    """finder_embeddings_set's parameter: the type looked up and registered on first use on a connection,
+    each vector the one its full text form casts to."""
+    for _ in range(2):  # a fresh connection each time: the first use on it registers the type
+        with psycopg.connect(app_db_url) as conn:
+            for _ in range(2):  # the second use on the same connection reuses the registration
+                row = conn.execute("SELECT (%(v)b::vector[])[2]::text AS second, cardinality(%(v)b::vector[]) AS n, "
+                                   "%(t)s::vector(5)::text AS t",
+                                   {"v": vectors_param(conn, [[1.0, 0, 0, 0, 0], VALUES]), "t": FULL}).fetchone()
+                assert row is not None and (row[0], row[1]) == (row[2], 2)
 
 
 def test_a_connection_without_the_dumper_sends_a_float_array_that_casts_to_the_same_vector(

@@ -75,7 +75,8 @@ class OfflineEmbedder:
             vectors = model.encode(list(texts))
         except Exception as exc:  # a numpy/tokenizer failure on odd input is an embedding failure
             raise EmbeddingFailed(f"offline model failed: {exc}") from exc
-        return [[float(x) for x in row] for row in vectors]
+        rows: list[list[float]] = vectors.tolist()  # numpy's (N, 512) float32 as Python floats, in C
+        return rows
 
 
 class OpenAIEmbedder:

@@ -12,11 +12,14 @@ every owner now and then. With Temporal configured the same `reconcile_owner` ru
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from graph.finder.embedders import Embedder, EmbeddingFailed, vector_literal
+from graph.finder.ahead import Ahead
+from graph.finder.embedders import Embedder, EmbeddingFailed
 from graph.finder.projections import NO_ID, sync_entities
+from graph.finder.vector_param import vectors_param
 from graph.platform.db import Database
 from graph.sql import load
 
@@ -75,8 +78,32 @@ def embed_pending(db: Database, owner: str, embedder: Embedder, *, batch: int = 
                 break
             conn.execute(load("finder_embeddings_set"), {
                 "ids": [r["id"] for r in rows], "texts": [r["text"] for r in rows],
-                "embeddings": [vector_literal(v) for v in vectors], "model": embedder.name})
+                "embeddings": vectors_param(conn, vectors), "model": embedder.name})
         progress.embedded += len(rows)
+    return progress
+
+
+def write_ahead(db: Database, owner: str, model: str, ids: Sequence[UUID], ahead: Ahead) -> Progress:
+    """Store the vectors `ahead` embeds for the rows `ids` (one a text of `ahead`, in its order): one UPDATE a
+    batch, each in a transaction of its own, while the model embeds the next batch. The rows need no claim:
+    the statement skips a row whose text changed or that the finder embedded meanwhile. A failed batch marks
+    its rows with the error and stops, as embed_pending does; the rows after it stay pending for the finder."""
+    progress = Progress()
+    texts = ahead.texts
+    try:
+        for start, vectors in ahead:
+            batch = slice(start, start + len(vectors))
+            with db.owner_tx(owner) as conn:
+                conn.execute(load("finder_embeddings_set"), {
+                    "ids": list(ids[batch]), "texts": texts[batch],
+                    "embeddings": vectors_param(conn, vectors), "model": model})
+            progress.embedded += len(vectors)
+    except EmbeddingFailed as exc:
+        failed = list(ids[progress.embedded:progress.embedded + ahead.batch])
+        log.warning("embedding failed for %d rows of an owner: %s", len(failed), exc)
+        with db.owner_tx(owner) as conn:
+            conn.execute(load("finder_embedding_failed"), {"ids": failed, "error": str(exc)})
+        progress.failed += len(failed)
     return progress
 
 

@@ -22,10 +22,14 @@ turns into the same vector (slower, never wrong; tests/test_vector_param.py chec
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 import psycopg
 from psycopg import pq
 from psycopg.adapt import Dumper
+from psycopg.types import TypeInfo
 
 EF_PER_RESULT = 20
 EF_MIN = 100
@@ -51,6 +55,42 @@ class VectorBinaryDumper(Dumper):
 
 
 psycopg.adapters.register_dumper(QueryVector, VectorBinaryDumper)
+
+
+class PackedVector(bytes):
+    """An embedding packed in pgvector's binary form, as an element of a `vector[]` parameter
+    (finder_embeddings_set): packing is about 6 µs a vector, the text form about 120 µs to format in Python
+    and more to parse in the server, per vector of a batch."""
+
+
+def packed(vector: Sequence[float]) -> PackedVector:
+    return PackedVector(struct.pack(f">hh{len(vector)}f", len(vector), 0, *vector))
+
+
+class PackedVectorDumper(Dumper):
+    format = pq.Format.BINARY
+
+    def dump(self, obj: PackedVector) -> bytes:
+        return obj
+
+
+@lru_cache(maxsize=16)
+def _dumper(oid: int) -> type[PackedVectorDumper]:
+    # an array's binary header names its element type, and `vector` is an extension's type: each database
+    # has its own oid, so the dumper is made for the oid of the connection's database
+    return type("PackedVectorDumper", (PackedVectorDumper,), {"oid": oid})
+
+
+def vectors_param(conn: psycopg.Connection[Any], vectors: Sequence[Sequence[float]]) -> list[PackedVector]:
+    """The vectors as a binary `vector[]` parameter on `conn`; the first use on a connection looks up its
+    database's `vector` type (one round trip) and registers it there."""
+    if conn.adapters.types.get("vector") is None:
+        info = TypeInfo.fetch(conn, "vector")
+        if info is None:
+            raise RuntimeError("the database has no vector type (the pgvector extension of migration 0039)")
+        info.register(conn)
+        conn.adapters.register_dumper(PackedVector, _dumper(info.oid))
+    return [packed(v) for v in vectors]
 
 
 def embedding_param(vector: list[float]) -> QueryVector:
