@@ -8,7 +8,8 @@ for every field, dispatch every value by its type and enter the extension's four
 alternating in one run (docs/benchmarks.md, "The GraphQL request path"; `python -m bench.one_path`): the
 floor, `{ __typename }` over HTTP, and the server's CPU per point read are where it earns more than 20 %.
 A plan does the collecting and the dispatching once per document; a request then runs the same resolvers
-(the schema's own, Strawberry's wrappers included) with graphql-core's public resolve-info, and the same
+(the schema's own, Strawberry's wrappers included) with graphql-core's public resolve-info (none for a
+basic field: StrawberryField.is_basic_field, whose resolver reads none), and the same
 output coercion of every leaf, in the same order, and awaits what resolvers return to be awaited round by
 round all at once, as graphql-core does, so loaders batch. Only public names of graphql-core are used; the
 graphql-core schema is the one our own validation rule saw (resolvers.document_cache), never Strawberry's
