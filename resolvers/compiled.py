@@ -95,7 +95,7 @@ class _Run:
 
     def resolve(self, step: Step, source: Any, path: Path) -> Any:
         assert step.definition is not None and step.definition.resolve is not None
-        if step.basic:  # a resolver that reads no info (a plan on a schema where it would falls back on its error)
+        if step.basic:  # its resolver reads no info; were it ever to, its error ends the attempt (Fallback)
             return step.definition.resolve(source, None)
         args = get_argument_values(step.definition, step.node, self.variables) \
             if step.definition.args or step.node.arguments else {}
