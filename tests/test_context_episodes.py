@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from uuid import UUID
 
+import pytest
 from fastapi.testclient import TestClient
 
 from graph.agent.context_episodes import MAX_EPISODES, answered, pick
@@ -118,3 +120,28 @@ def test_only_a_question_reads_past_turns(db: Database, owner: str) -> None:
     assert build(db, owner, ContextRequest(message="Welches Fitnessstudio")).episodes  # a question word
     assert build(db, owner, ContextRequest(message="Fitnessstudio Marktplatz?")).episodes
     assert build(db, owner, ContextRequest(message="Buch mir das Fitnessstudio für Dienstag")).episodes == []
+
+
+def test_about_now_the_turns_with_every_word_are_read_first_and_each_word_only_when_they_are_too_few(
+        db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn holding every content word has the best share, so enough of them answer a question about now
+    without a full-text scan per word; with fewer, the turns holding any word are read as before."""
+    dentist = [(f"d{i}", f"The dentist appointment is moved to day {i}", T0 + timedelta(days=i)) for i in range(4)]
+    said(db, owner, "old", *dentist, ("d9", "The dentist called back", T0 + timedelta(days=9)))
+    sets: list[str] = []  # per round that reads turns: its candidate sets (a Postgres text array)
+    real = db.read_round
+
+    def recording(who: str, statements: list[Any], **kw: Any) -> list[list[dict[str, Any]]]:
+        sets.extend(p["terms"] for _, p in statements if isinstance(p, dict) and "terms" in p)
+        return real(who, statements, **kw)
+
+    monkeypatch.setattr(db, "read_round", recording)
+    view = build(db, owner, ContextRequest(message="When is the dentist appointment?", budget_tokens=1000))
+    assert sets == ['{"dentist & appointment"}']  # one round, one set: the turns with both words
+    assert len(view.episodes) == MAX_EPISODES
+    assert all("appointment" in e.text for e in view.episodes)
+    sets.clear()
+    view = build(db, owner, ContextRequest(message="When did the dentist call back?", budget_tokens=1000))
+    # no turn holds all three words: then each word alone (with the first round's rows, as one read before)
+    assert sets == ['{"dentist & call & back"}', '{"dentist","call","back"}']
+    assert any("called back" in e.text for e in view.episodes)

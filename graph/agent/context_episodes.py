@@ -3,12 +3,13 @@ before that do (what was said and never became a fact, or not yet).
 
 The facts answer when a linked entity's fact has a predicate the message asks about or a value holding its
 words (graph.finder.answers matches words the same way); then no turn is read at all, nor for a message that
-is no question. Otherwise one more round reads the turns holding any content word of the message
-(finder_search_episodes.sql: words only, no model call on the hot path) and the owner's answer language (the
-section's title); a turn counts when it
-holds at least half of the message's content words, the message itself (recorded before the call) is left
-out; of equally good turns the newest comes first. With a valid time, turns said up to a week after it,
-those within a week of it ranked first.
+is no question. Otherwise one more round reads candidate turns (finder_search_episodes.sql: words only, no
+model call on the hot path) and the owner's answer language (the section's title): about now, the turns
+holding all of the message's content words, and only when they give fewer than MAX_EPISODES a second round
+the turns holding any of them (each word is one more full-text scan); with a valid time, those holding any
+at once. A turn counts when it holds at least half of the message's content words, the message itself
+(recorded before the call) is left out; of equally good turns the newest comes first. With a valid time,
+turns said up to a week after it, those within a week of it ranked first.
 """
 
 from __future__ import annotations
@@ -78,15 +79,33 @@ def asks(message: str) -> bool:
 
 def queries(message: str, at: datetime, valid_time: bool) -> list[tuple[LiteralString, dict[str, Any]]]:
     """The round that reads the candidate turns and the owner's language (empty: no question, or no content
-    word)."""
+    word). About now, with several content words, only the turns holding all of them (see `wider`)."""
     content = content_words(message) if asks(message) else []
-    text = tsquery_text(content)
-    if not text:
+    terms = tsquery_terms(content)
+    if not terms:
         return []
-    return [(load("finder_search_episodes"), {"words": text, "terms": text_array(tsquery_terms(content)),
-                                              "cap": WORD_CAP, "k": CANDIDATES, "from": None,
-                                              "to": at + AROUND if valid_time else None}),
-            (load("gov_owner_language"), {"at": at})]
+    first = terms if valid_time else terms[-1:]
+    return [_episodes(content, first, at, valid_time), (load("gov_owner_language"), {"at": at})]
+
+
+def wider(message: str, at: datetime, valid_time: bool, first: list[ContextEpisode]) -> list[
+        tuple[LiteralString, dict[str, Any]]]:
+    """The turns holding each content word, when the first round read only those holding all of them and they
+    gave fewer than MAX_EPISODES (empty: nothing more to read); `pick` then takes both rounds' rows. A turn
+    with every word has the best share, so about now (ordered by share) enough of them are the answer; each
+    word alone is one more full-text scan, about 3 ms for a common word at 100,000 turns (bench.recall_scale)."""
+    content = content_words(message) if asks(message) else []
+    terms = tsquery_terms(content)
+    if valid_time or len(terms) < 2 or len(first) >= MAX_EPISODES:
+        return []
+    return [_episodes(content, terms[:-1], at, valid_time)]  # all the words together were the first round's
+
+
+def _episodes(content: list[str], terms: list[str], at: datetime,
+              valid_time: bool) -> tuple[LiteralString, dict[str, Any]]:
+    return (load("finder_search_episodes"), {"words": tsquery_text(content), "terms": text_array(terms),
+                                             "cap": WORD_CAP, "k": CANDIDATES, "from": None,
+                                             "to": at + AROUND if valid_time else None})
 
 
 def pick(message: str, rows: list[dict[str, Any]], at: datetime | None) -> list[ContextEpisode]:

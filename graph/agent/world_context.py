@@ -176,6 +176,11 @@ def _past_turns(db: Database, owner: str, req: ContextRequest, result: WorldCont
         return ""
     rows, language = db.read_round(owner, asked)
     result.episodes = context_episodes.pick(req.message, rows, req.at)
+    more = context_episodes.wider(req.message, at, req.at is not None, result.episodes)
+    if more:
+        seen = {r["id"] for r in rows}
+        rows += [r for r in db.read_round(owner, more)[0] if r["id"] not in seen]
+        result.episodes = context_episodes.pick(req.message, rows, req.at)
     return context_episodes.title(language)
 
 
