@@ -4,10 +4,9 @@ before that do (what was said and never became a fact, or not yet).
 The facts answer when a linked entity's fact has a predicate the message asks about or a value holding its
 words (graph.finder.answers matches words the same way); then no turn is read at all, nor for a message that
 is no question. Otherwise one more round reads candidate turns (finder_search_episodes.sql: words only, no
-model call on the hot path) and the owner's answer language (the section's title): about now, the turns
-holding all of the message's content words, and only when they give fewer than MAX_EPISODES a second round
-the turns holding any of them (each word is one more full-text scan); with a valid time, those holding any
-at once. A turn counts when it holds at least half of the message's content words, the message itself
+model call on the hot path) and the owner's answer language (the section's title): about now, for two or
+three content words, the turns holding all of them, and only when they give fewer than MAX_EPISODES a second
+round the turns holding each (each word is one more full-text scan); otherwise those holding any at once. A turn counts when it holds at least half of the message's content words, the message itself
 (recorded before the call) is left out; of equally good turns the newest comes first. With a valid time,
 turns said up to a week after it, those within a week of it ranked first.
 """
@@ -79,12 +78,12 @@ def asks(message: str) -> bool:
 
 def queries(message: str, at: datetime, valid_time: bool) -> list[tuple[LiteralString, dict[str, Any]]]:
     """The round that reads the candidate turns and the owner's language (empty: no question, or no content
-    word). About now, with several content words, only the turns holding all of them (see `wider`)."""
+    word). About now, with two or three content words, only the turns holding all of them (see `wider`)."""
     content = content_words(message) if asks(message) else []
     terms = tsquery_terms(content)
     if not terms:
         return []
-    first = terms if valid_time else terms[-1:]
+    first = terms[-1:] if _staged(terms, valid_time) else terms
     return [_episodes(content, first, at, valid_time), (load("gov_owner_language"), {"at": at})]
 
 
@@ -96,9 +95,16 @@ def wider(message: str, at: datetime, valid_time: bool, first: list[ContextEpiso
     word alone is one more full-text scan, about 3 ms for a common word at 100,000 turns (bench.recall_scale)."""
     content = content_words(message) if asks(message) else []
     terms = tsquery_terms(content)
-    if valid_time or len(terms) < 2 or len(first) >= MAX_EPISODES:
+    if not _staged(terms, valid_time) or len(first) >= MAX_EPISODES:
         return []
     return [_episodes(content, terms[:-1], at, valid_time)]  # all the words together were the first round's
+
+
+def _staged(terms: list[str], valid_time: bool) -> bool:
+    """Whether the turns holding all the words are read first (pure): about now, for two or three words. With
+    four or more, few turns hold them all (bench.recall_scale: "What did Miguel say about the contract
+    renewal?" then paid for both rounds), so each word is read at once, as with a valid time."""
+    return not valid_time and 3 <= len(terms) <= 4  # two or three words, and all of them together
 
 
 def _episodes(content: list[str], terms: list[str], at: datetime,
