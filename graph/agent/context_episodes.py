@@ -1,14 +1,15 @@
-"""Past turns in the context block: when the linked facts do not answer the message, the few turns said
-before that do (what was said and never became a fact, or not yet).
+"""Past turns in the context block: when the linked facts do not answer the message, the few turns said before that
+do (what was said and never became a fact, or not yet).
 
-The facts answer when a linked entity's fact has a predicate the message asks about or a value holding its
-words (graph.finder.answers matches words the same way); then no turn is read at all, nor for a message that
-is no question. Otherwise one more round reads candidate turns (finder_search_episodes.sql: words only, no
-model call on the hot path) and the owner's answer language (the section's title): about now, for two or
-three content words, the turns holding all of them, and only when they give fewer than MAX_EPISODES a second
-round the turns holding each (each word is one more full-text scan); otherwise those holding any at once. A turn counts when it holds at least half of the message's content words, the message itself
-(recorded before the call) is left out; of equally good turns the newest comes first. With a valid time,
-turns said up to a week after it, those within a week of it ranked first.
+The facts answer when a linked entity's fact has a predicate the message asks about or a value holding its words
+(graph.finder.answers matches words the same way); then no turn is read at all, nor for a message that is no
+question. Otherwise one more round reads candidate turns (finder_search_episodes.sql: words only, no model call
+on the hot path) and the owner's answer language (the section's title): about now, for two or three content
+words, the turns holding all of them, and only when they give fewer than MAX_EPISODES a second round the turns
+holding each (each word is one more full-text scan); otherwise those holding any at once. A turn counts when it
+holds at least half of the message's content words, the message itself (recorded before the call) is left out;
+of equally good turns the newest comes first. With a valid time, turns said up to a week after it, those within
+a week of it ranked first.
 """
 
 from __future__ import annotations
