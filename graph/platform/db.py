@@ -175,10 +175,7 @@ class Database:
                 conn.autocommit = True
                 yield conn
             finally:
-                try:
-                    _ended(conn)
-                finally:
-                    pool.putconn(conn)
+                _given_back(conn, pool)
 
     def _standby(self, owner: str, reading: bool) -> tuple[psycopg.Connection[dict[str, Any]],
                                                             ConnectionPool[psycopg.Connection[dict[str, Any]]]] | None:
@@ -201,10 +198,7 @@ class Database:
         try:
             yield conn
         finally:
-            try:
-                _ended(conn)
-            finally:
-                pool.putconn(conn)
+            _given_back(conn, pool)
 
     @contextmanager
     def translating(self) -> Iterator[None]:
@@ -278,6 +272,14 @@ class Database:
                 reason = probe(self.url)
                 self._probed = (time.monotonic(), reason)
             return reason is not None
+
+
+def _given_back(conn: psycopg.Connection[Any], pool: ConnectionPool[Any]) -> None:
+    """The connection back to the pool that lent it, ended first (_ended), whatever ending it raised."""
+    try:
+        _ended(conn)
+    finally:
+        pool.putconn(conn)
 
 
 def _ended(conn: psycopg.Connection[Any]) -> None:
