@@ -27,10 +27,10 @@ import subprocess
 from pathlib import Path
 
 from bench import cmp_world
-from bench.http_server import load_average
+from bench.http_server import load_average, pct
 
 BATCH = 50
-WARM = 2  # batches per side not counted
+WARM = 2  # batches per side run before the measured rounds (pools, prepared statements, caches)
 WORKER = """
 import json, sys, time
 from datetime import UTC, datetime
@@ -73,9 +73,8 @@ def ask(proc: subprocess.Popen[str], batch: list[tuple[int, str]]) -> dict[str, 
     return answer
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+def ms(values: list[float], q: float) -> float:
+    return pct(values, q) * 1000
 
 
 def main() -> None:
@@ -89,13 +88,14 @@ def main() -> None:
     sides = {"after": start(Path(__file__).resolve().parent.parent), "before": start(args.baseline.resolve())}
     lat: dict[tuple[str, str], list[float]] = {}
     batches = [keywords[i % len(keywords): i % len(keywords) + BATCH] for i in range(0, args.reps, BATCH)]
+    for warm in range(WARM):
+        for proc, _ in sides.values():
+            ask(proc, batches[warm % len(batches)])
     for r in range(args.rounds):
-        for b, batch in enumerate(batches):
-            for side in (("after", "before") if (r + b) % 2 else ("before", "after")):
-                answer = ask(sides[side][0], batch)
-                if r > 0 or b >= WARM:
-                    for variant, seconds in answer.items():
-                        lat.setdefault((variant, side), []).extend(seconds)
+        for i, batch in enumerate(batches):
+            for side in (("after", "before") if (r + i) % 2 else ("before", "after")):
+                for variant, seconds in ask(sides[side][0], batch).items():
+                    lat.setdefault((variant, side), []).extend(seconds)
     for proc, _ in sides.values():
         proc.terminate()
     print(f"load average {before_load} -> {load_average()}; lists: before {sides['before'][1]}, "
@@ -104,7 +104,7 @@ def main() -> None:
     print("|---|---|---|---|")
     for variant in ("shared lists", "own lists"):
         b, a = lat[variant, "before"], lat[variant, "after"]
-        print(f"| {variant} | {pct(b, 0.5):.3f} / {pct(b, 0.95):.3f} ms | {pct(a, 0.5):.3f} / {pct(a, 0.95):.3f} ms "
+        print(f"| {variant} | {ms(b, 0.5):.3f} / {ms(b, 0.95):.3f} ms | {ms(a, 0.5):.3f} / {ms(a, 0.95):.3f} ms "
               f"| {statistics.median(a) / statistics.median(b):.2f} |")
 
 

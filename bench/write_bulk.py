@@ -51,11 +51,17 @@ HERE = str(Path(__file__).resolve().parent.parent)
 def against(tree: str, people: int, python: str | None = None) -> float:
     """One round of the same import with the code of checkout `tree` (its .venv, else `python`), in a process
     and a scratch database of its own: both sides of a comparison start from empty tables."""
-    cmd = [python or os.path.join(tree, ".venv", "bin", "python"), "-m", "bench.write_bulk", "--rounds", "1",
-           "--people", str(people)]
+    return round_of(tree, ["bench.write_bulk", "--rounds", "1", "--people", str(people)],
+                    r"round 0 batched: (\d+) facts/s", python)
+
+
+def round_of(tree: str, module_args: list[str], figure: str, python: str | None = None) -> float:
+    """`python -m <module_args>` with the code of checkout `tree` (its .venv, else `python`), in a process of
+    its own; the number the regular expression `figure` finds in what it printed."""
+    cmd = [python or os.path.join(tree, ".venv", "bin", "python"), "-m", *module_args]
     run = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": tree}, capture_output=True, text=True,
                          timeout=900, check=False)
-    found = re.search(r"round 0 batched: (\d+) facts/s", run.stdout)
+    found = re.search(figure, run.stdout)
     if run.returncode or found is None:
         raise RuntimeError(f"no result from {tree} (exit {run.returncode}): {run.stderr[-800:]}")
     return float(found.group(1))

@@ -21,14 +21,13 @@ import argparse
 import multiprocessing as mp
 import os
 import random
-import re
 import statistics
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
 
 from bench.fresh_data import scratch
+from bench.write_bulk import round_of
 from graph.ledger import committer
 from graph.ledger.committer import commit_proposal
 from graph.ledger.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
@@ -89,15 +88,9 @@ def round_(app: str, owners: list[str], tag: str, n: int, batched: bool) -> floa
 
 def against(tree: str, args: argparse.Namespace) -> float:
     """One round of the same benchmark with the code of checkout `tree` (its .venv), in a process of its own."""
-    cmd = [os.path.join(tree, ".venv", "bin", "python"), "-m", "bench.write_concurrent", "--rounds", "1",
-           "--writers", str(args.writers), "--proposals", str(args.proposals)] + (
-           ["--same-owner"] if args.same_owner else [])
-    run = subprocess.run(cmd, cwd=tree, env={**os.environ, "PYTHONPATH": tree}, capture_output=True, text=True,
-                         timeout=900, check=False)
-    found = re.search(r"round 0 as it is: (\d+) proposals/s", run.stdout)
-    if run.returncode or found is None:
-        raise RuntimeError(f"no result from {tree} (exit {run.returncode}): {run.stderr[-800:]}")
-    return float(found.group(1))
+    return round_of(tree, ["bench.write_concurrent", "--rounds", "1", "--writers", str(args.writers),
+                           "--proposals", str(args.proposals), *(["--same-owner"] if args.same_owner else [])],
+                    r"round 0 as it is: (\d+) proposals/s")
 
 
 def main(argv: list[str] | None = None) -> int:
