@@ -77,28 +77,25 @@ def asks(message: str) -> bool:
     return "?" in message or first in QUESTION_WORDS
 
 
-def queries(message: str, at: datetime, valid_time: bool) -> list[tuple[LiteralString, dict[str, Any]]]:
-    """The round that reads the candidate turns and the owner's language (empty: no question, or no content
-    word). About now, with two or three content words, only the turns holding all of them (see `wider`)."""
+Round = list[tuple[LiteralString, dict[str, Any]]]
+
+
+def queries(message: str, at: datetime, valid_time: bool) -> tuple[Round, Round]:
+    """The round that reads the candidate turns and the owner's language, and the round that may follow it
+    (both empty: no question, or no content word). About now, with two or three content words, the first
+    reads only the turns holding all of them and the second those holding each word alone, to be read only
+    when the first gave fewer than MAX_EPISODES (`pick` then takes both rounds' rows). A turn with every word
+    has the best share, so about now (ordered by share) enough of them are the answer; each word alone is one
+    more full-text scan, about 3 ms for a common word at 100,000 turns (bench.recall_scale)."""
     content = content_words(message) if asks(message) else []
     terms = tsquery_terms(content)
     if not terms:
-        return []
-    first = terms[-1:] if _staged(terms, valid_time) else terms
-    return [_episodes(content, first, at, valid_time), (load("gov_owner_language"), {"at": at})]
-
-
-def wider(message: str, at: datetime, valid_time: bool, first: list[ContextEpisode]) -> list[
-        tuple[LiteralString, dict[str, Any]]]:
-    """The turns holding each content word, when the first round read only those holding all of them and they
-    gave fewer than MAX_EPISODES (empty: nothing more to read); `pick` then takes both rounds' rows. A turn
-    with every word has the best share, so about now (ordered by share) enough of them are the answer; each
-    word alone is one more full-text scan, about 3 ms for a common word at 100,000 turns (bench.recall_scale)."""
-    content = content_words(message) if asks(message) else []
-    terms = tsquery_terms(content)
-    if not _staged(terms, valid_time) or len(first) >= MAX_EPISODES:
-        return []
-    return [_episodes(content, terms[:-1], at, valid_time)]  # all the words together were the first round's
+        return [], []
+    language = (load("gov_owner_language"), {"at": at})
+    if not _staged(terms, valid_time):
+        return [_episodes(content, terms, at, valid_time), language], []
+    return ([_episodes(content, terms[-1:], at, valid_time), language],
+            [_episodes(content, terms[:-1], at, valid_time)])
 
 
 def _staged(terms: list[str], valid_time: bool) -> bool:

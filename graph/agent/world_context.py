@@ -171,13 +171,12 @@ def _past_turns(db: Database, owner: str, req: ContextRequest, result: WorldCont
     names = [*spans, *(n for le in result.linked for n in (le.entity.name, le.entity.matched))]
     if context_episodes.answered(req.message, facts, names):
         return ""
-    asked = context_episodes.queries(req.message, at, req.at is not None)
+    asked, more = context_episodes.queries(req.message, at, req.at is not None)
     if not asked:
         return ""
     rows, language = db.read_round(owner, asked)
     result.episodes = context_episodes.pick(req.message, rows, req.at)
-    more = context_episodes.wider(req.message, at, req.at is not None, result.episodes)
-    if more:
+    if more and len(result.episodes) < context_episodes.MAX_EPISODES:
         seen = {r["id"] for r in rows}
         rows += [r for r in db.read_round(owner, more)[0] if r["id"] not in seen]
         result.episodes = context_episodes.pick(req.message, rows, req.at)
