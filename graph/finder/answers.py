@@ -104,28 +104,25 @@ class _Question:
     question (the facts of one entity repeat them), and a value's words are only split when its text holds
     the start of a content word."""
 
-    __slots__ = ("_asks", "_predicates", "asked", "content")
+    __slots__ = ("_predicates", "asked", "content")
 
     def __init__(self, content: list[str]) -> None:
         self.content = content
         self.asked = _asked(content)
-        self._asks: dict[str, bool] = {}
         self._predicates: dict[str, bool] = {}
 
-    def asks(self, predicate_word: str) -> bool:
-        """Whether the question asks for a predicate holding this word (a content word or its label)."""
-        known = self._asks.get(predicate_word)
+    def asks(self, predicate: str) -> bool:
+        """Whether the question asks for this predicate: a word of it matches a content word or its label."""
+        known = self._predicates.get(predicate)
         if known is None:
-            known = self._asks[predicate_word] = any(same_word(a, predicate_word) for a in self.asked)
+            parts = [p for p in _SPLIT.split(predicate.lower()) if p]
+            known = self._predicates[predicate] = any(same_word(a, p) for a in self.asked for p in parts)
         return known
 
     def parts(self, row: dict[str, Any]) -> tuple[bool, bool, float]:
         """(the question names the fact's subject or object, asks for its predicate, share of content words
         its value holds)."""
-        predicate = str(row["predicate"])
-        pred = self._predicates.get(predicate)
-        if pred is None:
-            pred = self._predicates[predicate] = any(self.asks(p) for p in _SPLIT.split(predicate.lower()) if p)
+        pred = self.asks(str(row["predicate"]))
         if row.get("named_object") or not self.content:
             # an object the question names is what it asks about, not an answer word ("home agent" names the
             # repo that person:basti works_on: that relationship does not answer it)
