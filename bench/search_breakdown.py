@@ -1,4 +1,4 @@
-"""searchWorldMemory step by step at the issue-16 size (6,000 entities, two owners), as worldmem_app under RLS.
+"""searchWorldMemory step by step at 6,000 entities of two owners, as worldmem_app under RLS.
 
 The world is bench.fresh_owner's with --finder (owner A imports 3,000 people, projections embedded by the
 offline model, ANALYZE; then owner B the same). Each search is replayed in one owner transaction as

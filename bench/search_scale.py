@@ -11,7 +11,7 @@ of them, batched by bench/scale_vectors.py; `--random-vectors` loads random unit
 the HNSW indexes dropped during the load and built afterwards from their own definitions (inserting 74,000
 rows one by one into the graph took 1,318 s), VACUUM ANALYZEs, then calls search_world_memory end to end as
 worldmem_app under row-level security.
-The issue-16 case (a new owner read right after a bulk import) is `python -m bench.fresh_owner`.
+A new owner read right after a bulk import is `python -m bench.fresh_owner`.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ class AgentFact:
 
     @strawberry.field(description="The fact with its provenance suffix")
     def text(self) -> str:
-        """Rendered when asked for: most reads select the fact alone (issue 11, "Rendered text on demand")."""
+        """Rendered when asked for: most reads select the fact alone, and rendering every line cost them time."""
         return r.fact_line(self.statement)
 
     @classmethod

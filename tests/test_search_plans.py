@@ -3,8 +3,8 @@
 Rows written since the last vacuum used to wait in GIN's pending list, which every scan reads whole and
 the planner prices accordingly (a manual ANALYZE does not empty it), so right after an owner's import a
 search read all of the owner's rows by an owner btree and filtered them (2.5-10 ms per list at 6,000
-entities). Here an owner writes 12,000 facts and projections that differ by one word (about the issue-16
-size; 500 topics, so the statistics know rare words as they do in real text), the tables are analyzed
+entities). Here an owner writes 12,000 facts and projections that differ by one word (twice that size;
+500 topics, so the statistics know rare words as they do in real text), the tables are analyzed
 but not vacuumed, and a search for one of those words must be answered by the (owner_sub, tsvector) index.
 """
 
