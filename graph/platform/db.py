@@ -18,14 +18,13 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from graph.errors import BadInput, Unavailable
 from graph.platform import json_rows, safe_times
-from graph.platform.pooling import FIRST_WAIT_S, POOL_TIMEOUT_S, PinnedReads, connect_kwargs, quiet
+from graph.platform.pooling import FIRST_WAIT_S, POOL_TIMEOUT_S, PinnedReads, connect_kwargs, given_back, quiet
 from graph.platform.pooling import check_owner as check_owner
 from graph.platform.reachable import probe
 from graph.platform.read_tx import ReadTx, queued
 from graph.platform.standby import Standbys, may_lag, parse_lsn
 from graph.sql import load
 
-TX = psycopg.pq.TransactionStatus
 PROBE_TTL_S = 1.0
 
 
@@ -165,8 +164,8 @@ class Database:
     def _lent(self, owner: str, *, reading: bool = False) -> Iterator[psycopg.Connection[dict[str, Any]]]:
         """A pooled connection for one block of `owner`'s (owner_tx, read_round, read_pinned, read_tx): the
         owner checked, errors translated, autocommit while lent (each block sends its own BEGIN or Sync, and
-        its owner statement), and handed back as the pool lent it, whatever happened (_ended). Taken and given
-        back with getconn / putconn, not the pool's context manager, whose commit on leaving _ended makes moot:
+        its owner statement), and handed back as the pool lent it, whatever happened (pooling.ended). Taken and given
+        back with getconn / putconn, not the pool's context manager, whose commit on leaving `ended` makes moot:
         three context managers fewer per read. A read (`reading`) goes to a standby where it may (_standby)."""
         check_owner(owner)
         with self.translating():
@@ -175,7 +174,7 @@ class Database:
                 conn.autocommit = True
                 yield conn
             finally:
-                _given_back(conn, pool)
+                given_back(conn, pool)
 
     def _standby(self, owner: str, reading: bool) -> tuple[psycopg.Connection[dict[str, Any]],
                                                             ConnectionPool[psycopg.Connection[dict[str, Any]]]] | None:
@@ -198,7 +197,7 @@ class Database:
         try:
             yield conn
         finally:
-            _given_back(conn, pool)
+            given_back(conn, pool)
 
     @contextmanager
     def translating(self) -> Iterator[None]:
@@ -272,36 +271,6 @@ class Database:
                 reason = probe(self.url)
                 self._probed = (time.monotonic(), reason)
             return reason is not None
-
-
-def _given_back(conn: psycopg.Connection[Any], pool: ConnectionPool[Any]) -> None:
-    """The connection back to the pool that lent it, ended first (_ended), whatever ending it raised."""
-    try:
-        _ended(conn)
-    finally:
-        pool.putconn(conn)
-
-
-def _ended(conn: psycopg.Connection[Any]) -> None:
-    """Hands the connection back as the pool lent it: no transaction open (one that failed on the server
-    stays open until a ROLLBACK outside the aborted pipeline), autocommit off.
-
-    A connection whose server ended it in the middle of a statement (pg_terminate_backend during a commit,
-    a crash) is left ACTIVE or UNKNOWN: psycopg refuses to change its autocommit ("can't change 'autocommit'
-    now"), and that error would replace the caller's OperationalError (UNAVAILABLE) with an INTERNAL one. Such
-    a connection is closed instead, which the pool discards; the caller's own error stands."""
-    if conn.closed:
-        return
-    status = conn.info.transaction_status
-    try:
-        if status in (TX.INTRANS, TX.INERROR):
-            conn.execute(load("tx_rollback"), prepare=False)
-        elif status != TX.IDLE:
-            conn.close()
-            return
-        conn.autocommit = False
-    except psycopg.Error:
-        conn.close()
 
 
 def _translated(exc: Exception) -> BadInput | Unavailable:

@@ -1,6 +1,6 @@
 """What every pooled connection of the app role shares, sync (db.Database) or asyncio (db_async.LoopReads):
-the owner check, how a connection is made, the check before lending, the pool waits, and the shape of the
-loop pool that Database holds for its pinned reads."""
+the owner check, how a connection is made, the check before lending, how a lent one is ended and given back,
+the pool waits, and the shape of the loop pool that Database holds for its pinned reads."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ from typing import Any, LiteralString, Protocol
 
 import psycopg
 from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool
 
 from graph.errors import BadInput
+from graph.sql import load
 
 OWNER_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:|+\-]{0,199}$")
 POOL_TIMEOUT_S = 10.0
@@ -53,3 +55,33 @@ class PinnedReads(Protocol):
 
     async def read_pinned(self, owner: str, query: LiteralString, params: Mapping[str, Any]
                           ) -> list[dict[str, Any]]: ...
+
+
+def given_back(conn: psycopg.Connection[Any], pool: ConnectionPool[Any]) -> None:
+    """The connection back to the pool that lent it, ended first (`ended`), whatever ending it raised."""
+    try:
+        ended(conn)
+    finally:
+        pool.putconn(conn)
+
+
+def ended(conn: psycopg.Connection[Any]) -> None:
+    """Hands the connection back as the pool lent it: no transaction open (one that failed on the server
+    stays open until a ROLLBACK outside the aborted pipeline), autocommit off.
+
+    A connection whose server ended it in the middle of a statement (pg_terminate_backend during a commit,
+    a crash) is left ACTIVE or UNKNOWN: psycopg refuses to change its autocommit ("can't change 'autocommit'
+    now"), and that error would replace the caller's OperationalError (UNAVAILABLE) with an INTERNAL one. Such
+    a connection is closed instead, which the pool discards; the caller's own error stands."""
+    if conn.closed:
+        return
+    status = conn.info.transaction_status
+    try:
+        if status in (psycopg.pq.TransactionStatus.INTRANS, psycopg.pq.TransactionStatus.INERROR):
+            conn.execute(load("tx_rollback"), prepare=False)
+        elif status != psycopg.pq.TransactionStatus.IDLE:
+            conn.close()
+            return
+        conn.autocommit = False
+    except psycopg.Error:
+        conn.close()
