@@ -20,7 +20,7 @@ from bench.fresh_owner import import_people
 from graph.platform.db import Database
 from graph.settings import get_settings
 
-INDEXES = ("facts_owner_value_tsv", "memory_projections_owned_tsv_de", "memory_projections_owned_tsv_en")
+INDEXES = ("facts_owner_value_tsv", "memory_projections_owned_words")
 
 
 def one(people: int, fastupdate: bool) -> tuple[float, float]:

@@ -88,7 +88,7 @@ def one_search(db: Database, q: str, model: Embedder, clock: Clock) -> None:
     """Each step of graph.finder.search on its own (one statement per round trip, the embedding in this
     thread), then the search as it runs (pipelined lists, embedding beside them) through search_world_memory."""
     params = {"query": q, "kind": None, "at": datetime.now(UTC), "k": finder.LIST_K, "from": None, "to": None,
-              "forms": name_forms(q), "cap": WORD_CAP}
+              "forms": name_forms(q), "cap": WORD_CAP, "episodes": True}
     with db.owner_tx(OWNER_B, read_only=True) as conn:
         cands: hits.Candidates = {}
         conn.execute(load_sql("finder_set_names"))
@@ -149,7 +149,7 @@ def embedding_ab(db: Database, model: Embedder, qs: list[str], rounds: int) -> N
 def explain(db: Database, model: Embedder, qs: list[str]) -> None:
     for q in qs:
         params = {"query": q, "kind": None, "at": datetime.now(UTC), "k": finder.LIST_K, "from": None,
-                  "to": None, "forms": name_forms(q), "model": model.name,
+                  "to": None, "forms": name_forms(q), "cap": WORD_CAP, "episodes": True, "model": model.name,
                   "embedding": vector_literal(model.embed([q])[0])}
         with db.owner_tx(OWNER_B, read_only=True) as conn:
             for name in ("agent_search_entities", "agent_search_facts", "finder_search_text",

@@ -114,7 +114,7 @@ def explain(db: Database, model: Embedder, q: str) -> None:
     from graph.finder.query_names import name_forms
 
     params = {"query": q, "kind": None, "at": "now", "k": finder.LIST_K, "from": None, "to": None,
-              "forms": name_forms(q), "cap": finder.answers.WORD_CAP,
+              "forms": name_forms(q), "cap": finder.answers.WORD_CAP, "episodes": True,
               "model": model.name, "embedding": vector_literal(model.embed([q])[0])}
     with db.owner_tx(OWNER_A, read_only=True) as conn:
         conn.execute(load_sql("finder_set_names"))

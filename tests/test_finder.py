@@ -365,7 +365,7 @@ def test_projection_text_and_vector_plans_hold_without_owner_statistics(db: Data
     the table, where the planner preferred an owner index plus a sort."""
     reconciler.reconcile_owner(db, demo, None)
     params = {"query": "feeding times", "kind": None, "k": 20, "from": None, "to": None, "cap": WORD_CAP,
-              "model": OFFLINE_NAME,
+              "episodes": True, "model": OFFLINE_NAME,
               "embedding": vector_literal([1.0] + [0.0] * 511)}
     with db.owner_tx(demo, read_only=True) as conn:
         text = json.dumps(conn.execute("EXPLAIN (FORMAT JSON) " + load("finder_search_text"), params).fetchone())

@@ -27,7 +27,9 @@ from tests.conftest import drop_database as drop_or_abort
 REPO = Path(__file__).resolve().parents[1]
 # Functions the schema itself calls (policies, column defaults, an index expression) and the migrations' own
 # procedure: created by the numbered baseline, before the tables that use them (graph.platform.repeatables).
-SCHEMA_FUNCTIONS = {"wm_owner", "wm_owner_agtype", "wm_owned_tsv", "wm_owner_only", "wm_constrain_time_ranges"}
+# wm_owned_tsv: created by 0078 and dropped by 0186, which replaced its index with wm_owned_words'.
+SCHEMA_FUNCTIONS = {"wm_owner", "wm_owner_agtype", "wm_owned_tsv", "wm_owned_words", "wm_owner_only",
+                    "wm_constrain_time_ranges"}
 
 
 @pytest.fixture(scope="module")

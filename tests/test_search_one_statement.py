@@ -27,7 +27,8 @@ from tests.libpq_trace import of_pool, sent
 # the function's argument for each placeholder of the three files (none is a column name: in a SQL function
 # a column of the same name would win)
 ARGUMENTS = {"%(query)s": "words", "%(forms)s": "name_forms", "%(kind)s": "of_kind", "%(at)s": "at_time",
-             "%(k)s": "k_rows", "%(from)s": "since", "%(to)s": "until", "%(cap)s": str(WORD_CAP)}
+             "%(k)s": "k_rows", "%(from)s": "since", "%(to)s": "until", "%(cap)s": str(WORD_CAP),
+             "%(episodes)s": "with_turns"}
 FILES = ("agent_search_entities", "agent_search_facts", "finder_search_text")
 # the question lists' own arguments (the function runs them without a time range: valid now)
 QUESTION_ARGUMENTS = {"finder_search_answers": {"%(words)s": "question_words", "%(pool)s": str(POOL),
@@ -114,14 +115,14 @@ def test_the_pinned_lists_pin_only_their_owner(db: Database, demo: tuple[str, Em
     owner, _ = demo
     other_owner = f"{owner}-other"
     params = {"query": "Luna", "forms": ["luna"], "kind": None, "at": datetime.now(UTC), "k": 20, "from": None,
-              "to": None, "words": "luna", "terms": ["luna"]}
+              "to": None, "words": "luna", "terms": ["luna"], "episodes": True}
     mine = db.read_pinned(owner, load("finder_search_lists"), params)[0]
     assert mine["names"] and mine["texts"]
     theirs = db.read_pinned(other_owner, load("finder_search_lists"), params)[0]
     assert theirs == {"names": [], "facts": [], "texts": [], "answers": [], "episodes": []}
     with db.owner_tx(owner, read_only=True) as conn:  # only the app role's own statement may pin an owner
         assert conn.execute("SELECT has_function_privilege('worldmem_console', 'wm_search_text_lists(text, text, "
-                            "text[], text, timestamptz, integer, timestamptz, timestamptz, text, text[])', "
+                            "text[], text, timestamptz, integer, timestamptz, timestamptz, text, text[], boolean)', "
                             "'EXECUTE') AS x"
                             ).fetchone() == {"x": False}
 

@@ -59,8 +59,7 @@ def _indexes(db: Database, owner: str, query: LiteralString, params: dict[str, A
             row = conn.execute(b"EXPLAIN (FORMAT JSON) " + query.encode(), params).fetchone()
     assert row is not None
     text = json.dumps(row["QUERY PLAN"])
-    return {name for name in ("facts_owner_value_tsv", "memory_projections_owned_tsv_de",
-                              "memory_projections_owned_tsv_en", "facts_run", "facts_current",
+    return {name for name in ("facts_owner_value_tsv", "memory_projections_owned_words", "facts_run", "facts_current",
                               "memory_projections_owner_sub_source_kind_source_key_key", "facts_open_value_tsv",
                               "facts_ending_literal", "facts_value_tsv", "facts_codemode")
             if f'"{name}"' in text}
@@ -71,19 +70,19 @@ def test_full_text_lists_take_their_indexes_right_after_a_bulk_write(db: Databas
     _fill(admin_conn, owner)
     options: dict[str, list[str]] = dict(admin_conn.execute(
         "SELECT relname, reloptions FROM pg_class WHERE relname IN ('facts_owner_value_tsv', "
-        "'memory_projections_owned_tsv_de', 'memory_projections_owned_tsv_en', 'facts_open_value_tsv')").fetchall())
-    assert sorted(options.values()) == [["fastupdate=off"]] * 4
+        "'memory_projections_owned_words', 'facts_open_value_tsv')").fetchall())
+    assert sorted(options.values()) == [["fastupdate=off"]] * 3
     params = {"query": "marker1234", "kind": None, "at": datetime.now(UTC), "k": 20, "from": None, "to": None,
-              "cap": WORD_CAP}
+              "cap": WORD_CAP, "episodes": True}
     facts = _indexes(db, owner, load("agent_search_facts"), params)
     since = datetime(2020, 1, 1, tzinfo=UTC)
     during = _indexes(db, owner, load("agent_search_facts_during"), {**params, "from": since})
     texts = _indexes(db, owner, load("finder_search_text"), params)
     assert facts == {"facts_open_value_tsv", "facts_ending_literal"}, facts
     assert during == {"facts_owner_value_tsv"}, during
-    assert texts == {"memory_projections_owned_tsv_de", "memory_projections_owned_tsv_en"}, texts
+    assert texts == {"memory_projections_owned_words"}, texts
     generic = _indexes(db, owner, load("finder_search_text"), None)
-    assert generic == {"memory_projections_owned_tsv_de", "memory_projections_owned_tsv_en"}, generic
+    assert generic == {"memory_projections_owned_words"}, generic
     with db.owner_tx(owner, read_only=True) as conn:
         found = conn.execute(load("agent_search_facts"), params).fetchall()
     assert [r["object_value"] for r in found] == ["marker1234 about topic234"]
@@ -128,29 +127,39 @@ def test_ended_beliefs_holding_the_words_are_never_read(db: Database, owner: str
     assert len(found) == 2 and all(r["valid_to"] is None or r["valid_to"] > params["at"] for r in found), found
 
 
-def test_the_owner_lexeme_narrows_the_text_list_and_never_widens_it(db: Database, owner: str,
-                                                                    admin_conn: psycopg.Connection) -> None:
-    """0078 matches the words and the owner's lexeme (wm_owner_tsquery) in wm_owned_tsv: a query whose
-    words are all stop words matches nothing (it must not become "every row of the owner"), another owner's
-    text with the same words is not found, and a text that holds this owner's lexeme as a word does not
-    bring another owner's row in (row-level security still decides)."""
+def test_the_owner_and_class_tags_narrow_the_text_list_and_never_widen_it(db: Database, owner: str,
+                                                                          admin_conn: psycopg.Connection) -> None:
+    """0186 indexes each lexeme tagged with its row's owner and class (wm_owned_words) and the text list tags
+    the query alike (wm_owned_query): a query whose words are all stop words matches nothing (it must not
+    become "every row of the owner"), another owner's text with the same words is not found, another owner's
+    text holding this owner's tagged word brings no row in, the turns are left out when the list asks so,
+    and a text with a word too long to tag is still stored and found by its other words."""
     other = owner + "-other"
     with db.owner_tx(owner, read_only=True) as conn:
-        row = conn.execute("SELECT wm_owner_tsquery()::text AS q").fetchone()
-    assert row is not None and row["q"].startswith("'wmowner")
-    lexeme = row["q"].strip("'")
-    for who, text in [(owner, "Gartenhaus am See"), (other, "Gartenhaus am Fluss"), (other, f"spoof {lexeme} See")]:
+        row = conn.execute("SELECT wm_owned_query('gartenhaus'::tsquery, false, true)::text AS q").fetchone()
+        both = conn.execute("SELECT wm_owned_query('gartenhaus'::tsquery, true, true)::text AS q").fetchone()
+    assert row is not None and both is not None
+    tagged = row["q"].strip("'")
+    assert tagged.endswith("xgartenhaus") and len(tagged) == len("gartenhaus") + 17, tagged
+    assert both["q"].count("gartenhaus") == 2, both
+    long_word = "w" * 600
+    for who, kind, text in [(owner, "summary", "Gartenhaus am See"), (other, "summary", "Gartenhaus am Fluss"),
+                            (other, "summary", f"spoof {tagged} See"), (owner, "episode", "Im Gartenhaus am Teich"),
+                            (owner, "summary", f"Baumhaus {long_word}")]:
         admin_conn.execute(
             "INSERT INTO memory_projections (owner_sub, source_kind, source_key, text) "
-            "VALUES (%(o)s, 'summary', md5(%(t)s), %(t)s)", {"o": who, "t": text})
-    params = {"query": "", "kind": None, "k": 20, "from": None, "to": None, "cap": WORD_CAP}
+            "VALUES (%(o)s, %(k)s, md5(%(t)s), %(t)s)", {"o": who, "k": kind, "t": text})
+    params = {"query": "", "kind": None, "k": 20, "from": None, "to": None, "cap": WORD_CAP, "episodes": True}
     with db.owner_tx(owner, read_only=True) as conn:
-        def texts(query: str) -> list[str]:
-            return [r["text"] for r in conn.execute(load("finder_search_text"), {**params, "query": query})]
-        assert texts("Gartenhaus") == ["Gartenhaus am See"]
+        def texts(query: str, episodes: bool = True) -> list[str]:
+            return sorted(r["text"] for r in conn.execute(load("finder_search_text"),
+                                                          {**params, "query": query, "episodes": episodes}))
+        assert texts("Gartenhaus") == ["Gartenhaus am See", "Im Gartenhaus am Teich"]
+        assert texts("Gartenhaus", episodes=False) == ["Gartenhaus am See"]
         assert texts("See") == ["Gartenhaus am See"]
         assert texts("the of and") == [] and texts("und der die") == []
-        assert texts(lexeme) == []
+        assert texts(tagged) == []
+        assert texts("Baumhaus") == [f"Baumhaus {long_word}"]
     with db.owner_tx(other, read_only=True) as conn:
         found = [r["text"] for r in conn.execute(load("finder_search_text"), {**params, "query": "Gartenhaus"})]
     assert found == ["Gartenhaus am Fluss"]

@@ -89,7 +89,7 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     are the point: on this service a round trip costs more than the statements of a small owner."""
     run = in_transaction(where) if isinstance(where, psycopg.Connection) else where
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to,
-              "cap": answers.WORD_CAP}
+              "cap": answers.WORD_CAP, "episodes": "episode" in q.lists}
     loose = {**params, "from": None} if q.look_back else params  # the projection lists' window
     meaning = vector_list.beside(run, embedder, q.text, loose) if (
         BESIDE and isinstance(run, OwnerRounds) and run.spare and "meaning" in q.lists and embedder) else None
@@ -104,8 +104,7 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     if "answer" in rows:
         ranked.append(("answer", hits.facts(rows["answer"], cands)))
         ranked.append(("value", hits.facts(rows["value"], cands)))
-    projections: list[tuple[str, list[dict[str, Any]]]] = [("text", _episodes_if(q, rows["text"]))] if (
-        "text" in rows) else []
+    projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
     if "episode" in rows:
         projections.append(("episode", rows["episode"]))
     nearest: list[dict[str, Any]] | None = None
@@ -148,8 +147,9 @@ def _newer_first(query: str, best: list[str], scores: dict[str, float],
 
 
 def _episodes_if(q: Query, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The rows, without episodes unless the query asks for the episode list (the context builder's entity
-    fallback does not: a turn is no entity, and reading its episode would cost the builder a round trip)."""
+    """The meaning list's rows, without episodes unless the query asks for the episode list (the context
+    builder's entity fallback does not: a turn is no entity, and reading its episode would cost the builder a
+    round trip). The text list leaves them out in its statement (finder_search_text's %(episodes)s)."""
     return rows if "episode" in q.lists else [r for r in rows if r["source_kind"] != "episode"]
 
 

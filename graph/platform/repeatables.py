@@ -23,7 +23,7 @@ a trigger that a DROP ... CASCADE would take with it. A numbered migration drops
 on the name is no longer reported and its record is deleted.
 
 Functions that the schema itself calls (row-level policies and column defaults: wm_owner, wm_owner_agtype; an
-index expression: wm_owned_tsv) and the migrations' own procedures (wm_owner_only, wm_constrain_time_ranges)
+index expression: wm_owned_words) and the migrations' own procedures (wm_owner_only, wm_constrain_time_ranges)
 live in the numbered migrations instead: they must exist before the tables that use them, and changing an indexed
 expression needs a REINDEX that only a numbered migration can order.
 """

@@ -8,10 +8,12 @@
 -- all candidates however many turns hold a common one (12,209 of 110,000 for a name in bench.recall_scale:
 -- 30-45 ms ranked all, 6-15 ms capped); among more than %(cap)s turns holding the same words the ones
 -- ranked are the first the bitmap scan reaches (the table's order), not the best of them.
--- The owner's rows through the owned-lexeme GIN indexes as finder_search_text does (0078); `source_kind || ''`
--- on purpose: a condition the unique (owner, kind, key) btree can serve made the planner walk every episode
--- there and filter each through wm_owned_tsv (50-70 ms at 10,000 episodes instead of the GIN's few ms). With
--- a time range only episodes said during it.
+-- The owner's turns through the index of owner-and-class lexemes (wm_owned_words, 0186), each set's query
+-- tagged for this owner's turns (wm_owned_query): a word's scan reads this owner's turns holding it, nothing
+-- else; written twice, for the reason finder_search_text gives (else the owner btree's rows join the
+-- bitmap). `source_kind || ''` on purpose: a condition the unique (owner, kind, key) btree can serve made
+-- the planner walk every episode there (50-70 ms at 10,000 episodes instead of the GIN's few ms). With a
+-- time range only episodes said during it.
 -- An owner without episodes skips the word scans: the EXISTS is one probe of the unique (owner, kind, key)
 -- btree, planned as a one-time filter over the whole scan (an owner of entities only paid for two GIN scans
 -- of their texts for nothing).
@@ -20,7 +22,8 @@ WITH words AS MATERIALIZED (
     SELECT to_tsquery('german', %(words)s) AS de, to_tsquery('english', %(words)s) AS en
 ),
 terms AS MATERIALIZED (
-    SELECT to_tsquery('german', t) AS de, to_tsquery('english', t) AS en FROM unnest(%(terms)s::text[]) t
+    SELECT q.de, q.en, wm_owned_query(q.de || q.en, true, false) AS owned
+    FROM unnest(%(terms)s::text[]) t, LATERAL (SELECT to_tsquery('german', t) AS de, to_tsquery('english', t) AS en) q
 ),
 found AS MATERIALIZED (
     SELECT c.* FROM terms t CROSS JOIN LATERAL (
@@ -29,10 +32,8 @@ found AS MATERIALIZED (
                         ts_rank(p.tsv_english, (SELECT en FROM words)))::float8 AS score
         FROM memory_projections p
         WHERE p.owner_sub = wm_owner() AND (p.source_kind || '') = 'episode'
-          AND (wm_owned_tsv(p.owner_sub, p.tsv_german) @@ t.de
-               AND wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT wm_owner_tsquery())
-            OR wm_owned_tsv(p.owner_sub, p.tsv_english) @@ t.en
-               AND wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT wm_owner_tsquery()))
+          AND wm_owned_words(p.owner_sub, p.source_kind, p.tsv_german, p.tsv_english) @@ t.owned
+          AND wm_owned_words(p.owner_sub, p.source_kind, p.tsv_german, p.tsv_english) @@ t.owned
           AND (p.tsv_german @@ t.de OR p.tsv_english @@ t.en)
           AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
           AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)

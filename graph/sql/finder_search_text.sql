@@ -2,20 +2,19 @@
 -- best by ts_rank; stop words of each language are dropped. The stemmed texts are stored columns
 -- (migration 0041): `tsv @@ q` is LEAKPROOF, so under row-level security it is an index condition (an
 -- expression `to_tsvector(text) @@ q` is not, and re-parsed all of the owner's texts: 5.1 s at 74,000).
--- The words are matched in wm_owned_tsv(owner_sub, tsv), the stemming plus the owner's lexeme (0078), with
--- the owner's lexeme as a second condition on the same GIN index: the scan visits the owner only where the
--- rarest word is (0041's (owner_sub, tsv) indexes, grown row by row, took 10-16 ms per language at 74,000
--- projections for a word no text holds; now 0.1-0.5 ms). `(SELECT wm_owner_tsquery())` on purpose: as an InitPlan the planner cannot fold
--- it, estimates it at the default 1 in 200, and so does not AND the owner btree's 74,000 rows into the bitmap (custom and
--- generic plans; tests/test_search_plans.py). The stored columns themselves are matched again on the few rows the
--- index finds, so the owner's lexeme is never a word of the text (a query for it finds nothing): as a condition
--- of its own beside the index's OR, which the bitmap scan then leaves out of its filter (inside each arm of
--- the OR, as before 0082, the filter called wm_owned_tsv, plpgsql, twice per row found: 0.6 of 1.1 ms for a
--- word 122 texts hold; for the owner's rows the two forms are the same condition). Ranked on
--- the stored columns as before. The query's two stemmings are parsed once (`words`): the lists run generic plans
--- (finder_set_plans, 0082), where plainto_tsquery of a parameter is not folded into a constant and ran for every
--- row found, four times (0.98 against 0.62 ms for a word 122 texts hold). With a time range only
--- rows valid during it (rows without a range always count).
+-- The words are matched in the index of owner-and-class lexemes (wm_owned_words, 0186) with the query tagged
+-- the same way (wm_owned_query): a word's scan reads this owner's rows of that word only, of every class or,
+-- with %(episodes)s false, of every class but the turns (the context builder's entity fallback: a turn is no
+-- entity). The match is written twice on purpose: the planner cannot know how many rows a tsquery parameter
+-- matches and takes 1 in 200 per condition, and at 1 in 200 it ANDs the owner btree into the bitmap (all of
+-- a big owner's rows: 10-11 ms at 110,000 projections, where the GIN scan took 0.8-2.4 ms); at 1 in 40,000
+-- it does not. GIN reads the word's posting list once for both (equal keys share an entry) and checks each
+-- row twice (about 1 ms more per 4,400 rows). Tagged in `words`, once, as an InitPlan (custom and generic
+-- plans; tests/test_search_plans.py). The stored columns themselves are matched again on the rows the index
+-- finds, as a condition of its own, so a tag is never a word of the text. Ranked on the stored columns. The
+-- query's two stemmings are parsed once (`words`): the lists run generic plans (finder_set_plans, 0082),
+-- where plainto_tsquery of a parameter is not folded into a constant and ran for every row found. With a
+-- time range only rows valid during it (rows without a range always count).
 -- entities: the entities the row points at, as the ledger has them now (a merged one as its survivor,
 -- wm_projection_entities, 0073; of kind %(kind)s when given), so no second round trip reads them: json, in
 -- entity_ids' order. The ids go to the function as a column, not a subquery, so the planner inlines it (0086).
@@ -25,7 +24,8 @@
 -- list (finder_search_episodes) brings the rows of each word alone.
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
 WITH words AS MATERIALIZED (  -- parsed once: in a generic plan plainto_tsquery of a parameter ran for every row
-    SELECT plainto_tsquery('german', %(query)s) AS de, plainto_tsquery('english', %(query)s) AS en
+    SELECT q.de, q.en, wm_owned_query(q.de || q.en, %(episodes)s, true) AS owned
+    FROM (SELECT plainto_tsquery('german', %(query)s) AS de, plainto_tsquery('english', %(query)s) AS en) q
 ),
 top AS MATERIALIZED (
     SELECT c.id, c.source_kind, c.source_key, c.text, c.entity_ids, c.valid_from, c.valid_to,
@@ -33,10 +33,8 @@ top AS MATERIALIZED (
                     ts_rank(c.tsv_english, (SELECT en FROM words)))::float8 AS score
     FROM (SELECT p.* FROM memory_projections p
           WHERE p.owner_sub = wm_owner()
-            AND (wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT de FROM words)
-                 AND wm_owned_tsv(p.owner_sub, p.tsv_german) @@ (SELECT wm_owner_tsquery())
-              OR wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT en FROM words)
-                 AND wm_owned_tsv(p.owner_sub, p.tsv_english) @@ (SELECT wm_owner_tsquery()))
+            AND wm_owned_words(p.owner_sub, p.source_kind, p.tsv_german, p.tsv_english) @@ (SELECT owned FROM words)
+            AND wm_owned_words(p.owner_sub, p.source_kind, p.tsv_german, p.tsv_english) @@ (SELECT owned FROM words)
             AND (p.tsv_german @@ (SELECT de FROM words) OR p.tsv_english @@ (SELECT en FROM words))
             AND (%(from)s::timestamptz IS NULL OR p.valid_to IS NULL OR p.valid_to > %(from)s::timestamptz)
             AND (%(to)s::timestamptz IS NULL OR p.valid_from IS NULL OR p.valid_from < %(to)s::timestamptz)

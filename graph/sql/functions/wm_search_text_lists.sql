@@ -12,17 +12,19 @@ SET LOCAL ROLE worldmem_owner;
 -- are one json array in the list's own order (json, not jsonb: built as text and sent as it is, where jsonb
 -- would be built, then printed again). The fact and answer lists are the ones without a time range (a search
 -- with one runs the lists as a round of statements). `question_words` is the OR tsquery text of the
--- question's content words ('' for none: no answer by value, no episode) and `word_sets` the episode list's
--- candidate sets (graph.finder.answers.tsquery_terms); the caps (200) are graph.finder.answers.POOL and
--- WORD_CAP (tests/test_search_one_statement.py). Argument names differ from every column name (in a SQL
--- function a column of the same name would win).
+-- question's content words ('' for none: no answer by value, no episode), `word_sets` the episode list's
+-- candidate sets (graph.finder.answers.tsquery_terms) and `with_turns` whether the text list holds turns; the
+-- caps (200) are graph.finder.answers.POOL and WORD_CAP (tests/test_search_one_statement.py). Argument names
+-- differ from every column name (in a SQL function a column of the same name would win).
 -- Safe as wm_pin_reader's readers: the caller's rights (row-level security as for any statement of the app
 -- role), the owner pinned through pg_catalog.set_config, which the console role may not execute, settings
 -- that end with the statement's transaction, and only worldmem_app may execute it.
 DROP FUNCTION IF EXISTS wm_search_text_lists(text, text, text[], text, timestamptz, integer, timestamptz, timestamptz);
+DROP FUNCTION IF EXISTS wm_search_text_lists(text, text, text[], text, timestamptz, integer, timestamptz, timestamptz, text,
+                                           text[]);
 CREATE OR REPLACE FUNCTION wm_search_text_lists(reader text, words text, name_forms text[], of_kind text, at_time timestamptz,
                                      k_rows integer, since timestamptz, until timestamptz, question_words text,
-                                     word_sets text[])
+                                     word_sets text[], with_turns boolean)
     RETURNS TABLE (names json, facts json, texts json, answers json, episodes json)
     LANGUAGE sql AS $fn$
 SELECT public.wm_pin_reader(reader),
@@ -36,7 +38,7 @@ SELECT
 -- include: agent_search_facts (query=words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until)
     ) l),
     (SELECT coalesce(json_agg(l ORDER BY l.score DESC, l.id), '[]'::json) FROM (
--- include: finder_search_text (query=words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until, cap=200)
+-- include: finder_search_text (query=words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until, cap=200, episodes=with_turns)
     ) l),
     (SELECT coalesce(json_agg(l ORDER BY l.id), '[]'::json) FROM (
 -- include: finder_search_answers (words=question_words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until, pool=200, valid_at=at_time, timed=false, during=false)
@@ -46,5 +48,5 @@ SELECT
     ) l)
 ;
 $fn$;
-REVOKE EXECUTE ON FUNCTION wm_search_text_lists(text, text, text[], text, timestamptz, integer, timestamptz, timestamptz, text, text[]) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION wm_search_text_lists(text, text, text[], text, timestamptz, integer, timestamptz, timestamptz, text, text[]) TO worldmem_app;
+REVOKE EXECUTE ON FUNCTION wm_search_text_lists(text, text, text[], text, timestamptz, integer, timestamptz, timestamptz, text, text[], boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION wm_search_text_lists(text, text, text[], text, timestamptz, integer, timestamptz, timestamptz, text, text[], boolean) TO worldmem_app;
