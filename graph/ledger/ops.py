@@ -16,7 +16,7 @@ from graph.errors import BadInput, Forbidden, NotFound
 from graph.ledger import aliases, cut_short, entities, facts, registries, suppression, trust
 from graph.ledger import proposal as p
 from graph.ledger.cut_short import Said
-from graph.ledger.entity import Entity, parse_ref
+from graph.ledger.entity import Entity, NewEntity, parse_ref
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
 from graph.ledger.fact_rows import Claim, FactRow, NewFact
@@ -44,8 +44,8 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     if kind is None:
         raise BadInput(f"unknown entity kind {op.kind!r}", code="UNKNOWN_KIND")
     entities.check_ref(op.ref, op.kind)
-    values = {"ref": op.ref, "kind": op.kind, "name": op.canonical_name, "description": op.description,
-              "external_id": op.external_id, "at": ctx.at, "run_id": ctx.run_id}
+    values = NewEntity(ref=op.ref, kind=op.kind, name=op.canonical_name, description=op.description,
+                       external_id=op.external_id, at=ctx.at, run_id=ctx.run_id)
     entity = ctx.writer.resolve(op.ref, follow=False)
     if entity is not None and entity.ref == op.ref:
         if entity.kind != op.kind:

@@ -26,8 +26,8 @@ from psycopg.rows import class_row, kwargs_row
 
 from graph.age import mirror, mirror_batch
 from graph.ledger import entities, fact_rows, prefetch
-from graph.ledger.alias_holding import Holding, naming, overlapping
-from graph.ledger.entity import Entity
+from graph.ledger.alias_holding import Holding, NewAlias, naming, overlapping
+from graph.ledger.entity import Entity, NewEntity
 from graph.ledger.fact_rows import FactRow, NewFact
 from graph.ledger.registries import EntityKind, RelationType
 from graph.ledger.writer_buffers import Buffers
@@ -37,8 +37,6 @@ from graph.sql import load
 
 # Rows buffered before they are sent on (within one pipeline, while the next operations are planned).
 CHUNK_ROWS = 200
-ENTITY_COLUMNS = ("id", "ref", "kind", "name", "description", "external_id", "at", "run_id")
-ALIAS_COLUMNS = ("entity_id", "namespace", "alias", "valid_from", "at", "source", "run_id", "op_index")
 
 
 @dataclass(frozen=True)
@@ -191,10 +189,10 @@ class Buffered:
             self._ids = list(reversed(fresh.ids)) if fresh is not None else []
         return self._ids.pop()
 
-    def create_entity(self, values: dict[str, Any]) -> Entity:
-        entity = Entity(id=self.new_id(), ref=values["ref"], kind=values["kind"], canonical_name=values["name"],
-                        status="active", merged_into_id=None, created_at=values["at"])
-        self._buf.entities.append({**{k: values.get(k) for k in ENTITY_COLUMNS}, "id": entity.id})
+    def create_entity(self, values: NewEntity) -> Entity:
+        entity = Entity(id=self.new_id(), ref=values.ref, kind=values.kind, canonical_name=values.name,
+                        status="active", merged_into_id=None, created_at=values.at)
+        self._buf.entities.append({**values.columns(), "id": entity.id})
         self._buf.vertices.append({"id": str(entity.id), "ref": entity.ref, "kind": entity.kind,
                                    "name": entity.canonical_name, "status": entity.status})
         self.entities[entity.id] = entity
@@ -202,21 +200,20 @@ class Buffered:
         self._believed[entity.id] = []
         return entity
 
-    def renamed(self, values: dict[str, Any], entity: Entity) -> Entity:
+    def renamed(self, values: NewEntity, entity: Entity) -> Entity:
         self.flush()
         updated = self._now.renamed(values, entity)
         self.entities[updated.id] = updated
         return updated
 
-    def insert_alias(self, values: dict[str, Any]) -> None:
-        self._buf.aliases.append({k: values[k] for k in ALIAS_COLUMNS})
-        alias: str = values["alias"]
+    def insert_alias(self, values: NewAlias) -> None:
+        self._buf.aliases.append(values.columns())
+        alias = values.alias
         for name in list(self._by_alias):
             if not (name.isascii() and alias.isascii()):
                 del self._by_alias[name]  # the database's lower() decides beyond ASCII: ask it again
             elif name.lower() == alias.lower():
-                self._by_alias[name].append(Holding(values["namespace"], values["entity_id"], values["valid_from"],
-                                                    None))
+                self._by_alias[name].append(Holding(values.namespace, values.entity_id, values.valid_from, None))
 
     def insert_fact(self, row: NewFact) -> UUID:
         fact_id = self.new_id()
