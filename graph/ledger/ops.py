@@ -21,7 +21,7 @@ from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
 from graph.ledger.fact_rows import Claim, FactRow, NewFact
 from graph.ledger.op_context import OpContext, OpOutcome
-from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
+from graph.ledger.timeline import Interval, Plan, plan_add_member, plan_remove, plan_replace
 from graph.ledger.trust import principal_tier, source_tier
 from graph.reads import intent
 
@@ -104,7 +104,7 @@ def _interval(op: p._Timed) -> Interval:
     return Interval(op.valid_from, op.valid_to)
 
 
-def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> Any:
+def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> registries.RelationType:
     rt = _relation_type(ctx, op.predicate)
     if rt is None or rt.state != "active":
         raise BadInput(f"unknown predicate {op.predicate!r}", code="UNKNOWN_PREDICATE")
@@ -156,7 +156,7 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
 
 
 def _route(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, source: str, subject: Entity,
-           obj: Entity | None, rt: Any) -> bool:
+           obj: Entity | None, rt: registries.RelationType) -> bool:
     """True when the assertion waits for the owner's review (graph.ledger.trust.route)."""
     privileged = rt.privileged or any(e is not None and _privileged_kind(ctx, e.kind) for e in (subject, obj))
     return trust.route(ctx.principal, source, privileged=privileged,
@@ -193,7 +193,7 @@ def believe(ctx: OpContext, claim: Claim, new: Interval, supersedes: str | None 
         intent.on_effect(ctx.conn, claim.caused_by_event_id, claim.predicate, ctx.at)
 
 
-def _carry_out(ctx: OpContext, plan: Any, current: list[FactRow], claim: Claim | None,
+def _carry_out(ctx: OpContext, plan: Plan, current: list[FactRow], claim: Claim | None,
                supersedes: str | None = None) -> None:
     by_id = {str(r.id): r for r in current}
     rows: list[NewFact] = []
