@@ -192,9 +192,7 @@ class Buffered:
     def create_entity(self, values: NewEntity) -> Entity:
         entity = Entity(id=self.new_id(), ref=values.ref, kind=values.kind, canonical_name=values.name,
                         status="active", merged_into_id=None, created_at=values.at)
-        self._buf.entities.append({**values.columns(), "id": entity.id})
-        self._buf.vertices.append({"id": str(entity.id), "ref": entity.ref, "kind": entity.kind,
-                                   "name": entity.canonical_name, "status": entity.status})
+        self._buf.entities.append((entity, values))
         self.entities[entity.id] = entity
         self._by_ref[entity.ref] = entity.id
         self._believed[entity.id] = []
@@ -207,7 +205,7 @@ class Buffered:
         return updated
 
     def insert_alias(self, values: NewAlias) -> None:
-        self._buf.aliases.append(values.columns())
+        self._buf.aliases.append(values)
         alias = values.alias
         for name in list(self._by_alias):
             if not (name.isascii() and alias.isascii()):

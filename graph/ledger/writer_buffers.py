@@ -16,6 +16,8 @@ import psycopg
 
 from graph.age import mirror, mirror_batch
 from graph.ledger import fact_rows
+from graph.ledger.alias_holding import NewAlias
+from graph.ledger.entity import Entity, NewEntity
 from graph.ledger.fact_rows import NewFact
 from graph.sql import load
 
@@ -24,9 +26,8 @@ from graph.sql import load
 class Buffers:
     """The rows of one proposal not sent yet; the writer appends to them and starts new ones once sent."""
 
-    entities: list[dict[str, Any]] = field(default_factory=list)
-    vertices: list[dict[str, Any]] = field(default_factory=list)
-    aliases: list[dict[str, Any]] = field(default_factory=list)
+    entities: list[tuple[Entity, NewEntity]] = field(default_factory=list)  # (as read back, as written)
+    aliases: list[NewAlias] = field(default_factory=list)
     closes: list[tuple[UUID, datetime, str, UUID | None]] = field(default_factory=list)
     edge_closes: list[tuple[str, datetime, str]] = field(default_factory=list)
     facts: list[tuple[UUID, NewFact]] = field(default_factory=list)
@@ -46,10 +47,14 @@ class Buffers:
         row counts are to be checked once the pipeline is read."""
         checks: list[mirror_batch.Written] = []
         if self.entities:
-            conn.execute(load("batch_entities_insert"), {"rows": fact_rows.rows_json(self.entities)})
-            checks.append(mirror_batch.create_entities(conn, owner, self.vertices))
+            rows = [{**values.columns(), "id": entity.id} for entity, values in self.entities]
+            conn.execute(load("batch_entities_insert"), {"rows": fact_rows.rows_json(rows)})
+            checks.append(mirror_batch.create_entities(conn, owner, [
+                {"id": str(e.id), "ref": e.ref, "kind": e.kind, "name": e.canonical_name, "status": e.status}
+                for e, _ in self.entities]))
         if self.aliases:
-            conn.execute(load("batch_aliases_insert"), {"rows": fact_rows.rows_json(self.aliases)})
+            conn.execute(load("batch_aliases_insert"),
+                         {"rows": fact_rows.rows_json([alias.columns() for alias in self.aliases])})
         if self.closes:
             closed = fact_rows.close_each(conn, self.closes)
             checks.append(mirror_batch.Written(closed, len(self.closes), "fact rows closed"))
