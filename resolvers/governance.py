@@ -58,7 +58,7 @@ async def _govern(info: Info[Any, Any], field: str, op: Any, run_id: str | None,
     found = await blocking(merges_for_run, database(info), who.owner, run) if merges and not outcome.rejected \
         else []
     return GovernanceResult(ok=not outcome.rejected, run_id=run, commit=CommitResult.from_outcome(outcome),
-                            merges=[EntityMerge.from_row(r) for r in found])
+                            merges=[EntityMerge.from_record(r) for r in found])
 
 
 @strawberry.type

@@ -18,6 +18,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from graph.governance import review as rv
+from graph.governance.merge import MergeRecord
 from resolvers.context import blocking, database, principal
 from resolvers.ledger_types import CommitResult, EntityState
 
@@ -126,9 +127,9 @@ class EntityMerge:
     split_at: datetime | None
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> EntityMerge:
-        return cls(id=strawberry.ID(str(row["id"])), merged=row["merged_ref"], into=row["into_ref"],
-                   reason=row["reason"], recorded_at=row["recorded_at"], split_at=row["split_at"])
+    def from_record(cls, m: MergeRecord) -> EntityMerge:
+        return cls(id=strawberry.ID(str(m.id)), merged=m.merged_ref, into=m.into_ref, reason=m.reason,
+                   recorded_at=m.recorded_at, split_at=m.split_at)
 
 
 @strawberry.type(description="What a governance action did; nothing is written when it was rejected")

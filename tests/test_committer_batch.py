@@ -18,6 +18,7 @@ from graph.age.doctor import check
 from graph.errors import Conflict, InvariantViolation
 from graph.ledger import committer
 from graph.ledger.committer import CommitResult, commit_proposal
+from graph.ledger.entity import NewEntity
 from graph.ledger.proposal import (
     AddAlias,
     AssertFact,
@@ -235,7 +236,8 @@ def test_the_batch_answers_reads_from_what_it_buffered(db: Database, owner: str)
         batch.prefetch([UpsertEntity(ref="person:x", kind="person", canonical_name="X")])
         assert batch.known("person:x") == (True, None, 0)
         assert batch.known("person:unasked") == (False, None, 0)
-        entity = batch.create_entity({"ref": "person:x", "kind": "person", "name": "X", "at": T, "run_id": "r"})
+        entity = batch.create_entity(NewEntity(ref="person:x", kind="person", name="X", description=None,
+                                               external_id=None, at=T, run_id="r"))
         assert batch.known("person:x") == (True, entity, 1)
         assert batch.resolve("person:x") == entity
         assert batch.kinds["person"] is not None and batch.flushes == 0  # nothing sent: the block writes nothing

@@ -221,14 +221,14 @@ def test_a_stale_judgement_does_not_overwrite_a_newer_outcome(db: Database, owne
     with db.owner_tx(owner) as conn:
         event = lookup(conn, "m")
         assert event is not None
-        fresh = conn.execute(load("intent_set_outcome"), {"id": event["id"], "outcome": "fulfilled",
+        fresh = conn.execute(load("intent_set_outcome"), {"id": event.id, "outcome": "fulfilled",
                                                           "previous": None}).fetchone()
         assert fresh is not None
         # a reconciler that judged from the old (NULL) outcome loses
-        stale = conn.execute(load("intent_set_outcome"), {"id": event["id"], "outcome": "unfulfilled",
+        stale = conn.execute(load("intent_set_outcome"), {"id": event.id, "outcome": "unfulfilled",
                                                           "previous": None}).fetchone()
         assert stale is None
-        row = conn.execute("SELECT intent_outcome FROM world_events WHERE id = %s", (event["id"],)).fetchone()
+        row = conn.execute("SELECT intent_outcome FROM world_events WHERE id = %s", (event.id,)).fetchone()
         assert row == {"intent_outcome": "fulfilled"}
 
 
@@ -242,8 +242,8 @@ def test_caused_by_finds_events_by_id_and_by_external_ref(db: Database, owner: s
     with db.owner_tx(owner) as conn:
         by_ref = lookup(conn, "ext-1")
         assert by_ref is not None
-        by_id = lookup(conn, str(by_ref["id"]))
-        assert by_id is not None and by_id["id"] == by_ref["id"]
+        by_id = lookup(conn, str(by_ref.id))
+        assert by_id is not None and by_id.id == by_ref.id
         assert lookup(conn, uuid_like) is not None  # an external ref shaped like a UUID
         assert lookup(conn, "nope") is None
     result = commit(db, owner, "f", RecordEvent(event_type="user_message", occurred_at=at, caused_by="ext-1",

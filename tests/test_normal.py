@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 import pytest
 
 from graph.ledger.normal import normal_text, normal_value_key
-from graph.ledger.suppression import covers
+from graph.ledger.suppression import Key, Marker, covers
 
 
 @pytest.mark.parametrize(("a", "b"), [
@@ -33,10 +34,10 @@ def test_value_keys() -> None:
 
 def test_a_global_rejection_holds_in_every_scope_and_a_scoped_one_only_there() -> None:
     scope, other = uuid.uuid4(), uuid.uuid4()
-    belief = {"value_key": 'literal:"suppress-me"', "scope_id": scope}
-    assert covers({"value_key": 'literal:"suppress me"', "scope_entity_id": None}, belief)
-    assert covers({"value_key": 'literal:"suppress me"', "scope_entity_id": scope}, belief)
-    assert not covers({"value_key": 'literal:"suppress me"', "scope_entity_id": other}, belief)
-    assert not covers({"value_key": 'literal:"suppress me"', "scope_entity_id": scope},
-                      {**belief, "scope_id": None})
-    assert not covers({"value_key": 'literal:"keep me"', "scope_entity_id": None}, belief)
+    belief = Key(uuid.uuid4(), "nickname", 'literal:"suppress-me"', scope)
+    same = 'literal:"suppress me"'
+    assert covers(Marker(uuid.uuid4(), same, None), belief)
+    assert covers(Marker(uuid.uuid4(), same, scope), belief)
+    assert not covers(Marker(uuid.uuid4(), same, other), belief)
+    assert not covers(Marker(uuid.uuid4(), same, scope), replace(belief, scope_id=None))
+    assert not covers(Marker(uuid.uuid4(), 'literal:"keep me"', None), belief)

@@ -59,7 +59,7 @@ def test_one_module_runs_every_fact_row_write() -> None:
 
 def test_entity_and_alias_rows_of_a_proposal_are_written_by_the_writers() -> None:
     for name in ("entity_insert", "entity_update", "alias_insert", "batch_entities_insert", "batch_aliases_insert"):
-        assert loaded_by(name) <= {"graph/ledger/writer_immediate.py", "graph/ledger/writer_buffered.py"}, name
+        assert loaded_by(name) <= {"graph/ledger/writer_immediate.py", "graph/ledger/writer_buffers.py"}, name
 
 
 def test_nothing_poses_as_a_connection_and_no_aggregate_asks_which_writer() -> None:

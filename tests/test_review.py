@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ from graph.governance.review import (
     render_review,
     show,
 )
+from graph.governance.review_rows import CorrectionRow, MergeCandidate, PendingRow
 from graph.ledger import proposal as p
 from graph.ledger.tokens import Principal
 from graph.platform.db import Database
@@ -32,20 +34,20 @@ from tests.test_governance import T0, T1, commit, entity, fact, ok, pending_ids,
 UID = uuid.UUID(int=1)
 
 
-def _pending_row(**changes: Any) -> dict[str, Any]:
-    row = {"id": UID, "predicate": "birthday", "predicate_name": "birthday", "object_kind": "literal",
-           "object_value": "2019-05-01", "object_name": None, "scope_ref": None, "subject_ref": "pet:luna",
-           "subject_name": "Luna", "source": "agent", "confidence": 0.3, "conflict_id": None,
-           "conflict_kind": None, "conflict_value": None, "conflict_object_name": None}
-    return {**row, **changes}
+def _pending_row(**changes: Any) -> PendingRow:
+    row = PendingRow(id=UID, predicate_name="birthday", object_kind="literal", object_value="2019-05-01",
+                     object_name=None, scope_ref=None, subject_ref="pet:luna", subject_name="Luna", source="agent",
+                     confidence=0.3, conflict_id=None, conflict_kind=None, conflict_value=None,
+                     conflict_object_name=None)
+    return replace(row, **changes)
 
 
-def _pair(a: str, b: str, older: str) -> dict[str, Any]:
+def _pair(a: str, b: str, older: str) -> MergeCandidate:
     t = datetime(2024, 1, 1, tzinfo=UTC)
-    return {"a_id": uuid.uuid5(UID, a), "b_id": uuid.uuid5(UID, b), "a_ref": f"pet:{a.lower()}", "a_name": a,
-            "b_ref": f"pet:{b.lower()}", "b_name": b, "kind": "pet",
-            "a_created": t if older == a else t + timedelta(days=1),
-            "b_created": t if older == b else t + timedelta(days=1)}
+    return MergeCandidate(a_id=uuid.uuid5(UID, a), b_id=uuid.uuid5(UID, b), a_ref=f"pet:{a.lower()}", a_name=a,
+                          b_ref=f"pet:{b.lower()}", b_name=b, kind="pet", similarity=0.5,
+                          a_created=t if older == a else t + timedelta(days=1),
+                          b_created=t if older == b else t + timedelta(days=1))
 
 
 def test_show_values() -> None:
@@ -82,11 +84,13 @@ def test_empty_and_single_review() -> None:
 
 
 def test_notice_text_says_who_said_it() -> None:
-    row = {"subject_name": "Luna", "predicate_name": "feeding time", "previous_kind": "literal",
-           "previous_value": "07:00", "previous_object_name": None, "object_kind": "literal",
-           "object_value": "08:00", "object_name": None, "previous_source": "user"}
+    row = CorrectionRow(id=UID, recorded_at=datetime(2024, 1, 1, tzinfo=UTC), predicate="feeding_time",
+                        predicate_name="feeding time", subject_ref="pet:luna", subject_name="Luna",
+                        object_kind="literal", object_value="08:00", object_name=None, object_ref=None,
+                        previous_id=uuid.UUID(int=2), previous_kind="literal", previous_value="07:00",
+                        previous_object_name=None, previous_object_ref=None, previous_source="user")
     assert notice_text(row) == "Luna's feeding time: you said 07:00 before, now 08:00 — updating."
-    assert notice_text({**row, "previous_source": "agent"}).startswith("Luna's feeding time: I had 07:00")
+    assert notice_text(replace(row, previous_source="agent")).startswith("Luna's feeding time: I had 07:00")
 
 
 def test_pending_review_against_the_database(db: Database, owner: str) -> None:

@@ -21,11 +21,13 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
+from psycopg.rows import class_row
 from pydantic import BaseModel, Field, ValidationError
 
 from graph.agent.german import ascii_slug, fold
 from graph.domains.identities import Identity, parse_all
 from graph.errors import BadInput, Conflict
+from graph.governance.review_rows import MergeCandidate
 from graph.ledger import entities
 from graph.ledger import proposal as p
 from graph.ledger.committer import CommitResult, commit_proposal
@@ -236,6 +238,7 @@ def list_contacts(db: Database, owner: str, name: str | None = None, limit: int 
     return [Contact(ref=r["ref"], name=r["canonical_name"], identities=found[r["id"]]) for r in rows]
 
 
-def suggestion_rows(conn: psycopg.Connection[Any], limit: int) -> list[dict[str, Any]]:
-    """Open contact merge suggestions, shaped like the review's name-alike merge candidates."""
-    return [dict(r) for r in conn.execute(load("contacts_suggestions"), {"limit": limit}).fetchall()]
+def suggestion_rows(conn: psycopg.Connection[Any], limit: int) -> list[MergeCandidate]:
+    """Open contact merge suggestions, as the review's name-alike merge candidates (with why they were made)."""
+    cursor = conn.cursor(row_factory=class_row(MergeCandidate))
+    return cursor.execute(load("contacts_suggestions"), {"limit": limit}).fetchall()

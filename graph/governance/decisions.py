@@ -11,25 +11,50 @@ event of type 'governance'.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 from uuid import UUID
+
+import psycopg
+from psycopg.rows import kwargs_row
 
 from graph.errors import BadInput, Conflict, NotFound
 from graph.ledger import entities, fact_rows, facts, suppression, trust
 from graph.ledger import proposal as p
 from graph.ledger.entity import Entity
 from graph.ledger.events import record as record_event
+from graph.ledger.fact_rows import Claim, FactRow
 from graph.ledger.op_context import OpContext, OpOutcome
 from graph.ledger.ops import believe
-from graph.ledger.timeline import Interval
 from graph.sql import load
 
 # What the owner's confirmation adds to a pending belief: it is then as sure as anything they say.
 ACCEPTED_CONFIDENCE = 1.0
-# Columns of a fact row that a copy of it carries over unchanged.
-COPIED = ("subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
-          "valid_from", "valid_to", "observed_at", "source", "source_trust_tier", "caused_by_event_id",
-          "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority", "evidence", "reason")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFact:
+    """A fact row as governance reads it (`facts.*`: gov_fact_for_update.sql, gov_facts_by_ids.sql,
+    gov_facts_referencing.sql): what it says, and where it stands."""
+
+    row: FactRow
+    status: str
+    believed: bool
+    superseded_at: datetime | None
+
+    @property
+    def id(self) -> UUID:
+        return self.row.id
+
+
+def _stored(*, status: str, believed: bool, superseded_at: datetime | None, **columns: Any) -> StoredFact:
+    return StoredFact(FactRow.of(columns), status, believed, superseded_at)
+
+
+def stored_facts(conn: psycopg.Connection[Any], query: str, params: dict[str, Any]) -> list[StoredFact]:
+    """The rows of one of the `facts.*` statements above."""
+    return conn.cursor(row_factory=kwargs_row(_stored)).execute(load(query), params).fetchall()
 
 
 def require_owner(ctx: OpContext, op: p._Op, action: str) -> None:
@@ -44,18 +69,18 @@ def parse_id(value: str, what: str = "factId") -> UUID:
         raise BadInput(f"{what} is not a UUID", code="BAD_ID") from exc
 
 
-def locked_fact(ctx: OpContext, fact_id: str) -> dict[str, Any]:
-    row = ctx.conn.execute(load("gov_fact_for_update"), {"id": parse_id(fact_id)}).fetchone()
-    if row is None:
+def locked_fact(ctx: OpContext, fact_id: str) -> StoredFact:
+    found = stored_facts(ctx.conn, "gov_fact_for_update", {"id": parse_id(fact_id)})
+    if not found:
         raise NotFound(f"no fact {fact_id}", code="UNKNOWN_FACT")
-    return dict(row)
+    return found[0]
 
 
-def pending_fact(ctx: OpContext, fact_id: str) -> dict[str, Any]:
-    row = locked_fact(ctx, fact_id)
-    if row["status"] != "pending" or row["superseded_at"] is not None:
-        raise Conflict(f"fact {fact_id} is not pending review ({row['status']})", code="NOT_PENDING")
-    return row
+def pending_fact(ctx: OpContext, fact_id: str) -> StoredFact:
+    fact = locked_fact(ctx, fact_id)
+    if fact.status != "pending" or fact.superseded_at is not None:
+        raise Conflict(f"fact {fact_id} is not pending review ({fact.status})", code="NOT_PENDING")
+    return fact
 
 
 def close_rows(ctx: OpContext, ids: list[UUID], status: str) -> list[UUID]:
@@ -63,12 +88,13 @@ def close_rows(ctx: OpContext, ids: list[UUID], status: str) -> list[UUID]:
     return facts.close(ctx.writer, ids, ctx.at, status)
 
 
-def copy_row(old: dict[str, Any], **changes: Any) -> dict[str, Any]:
-    """A new row saying what `old` said (with `changes`), ready for graph.ledger.facts.insert."""
-    return {**{k: old[k] for k in COPIED}, **changes}
+def copy_row(old: FactRow, **changes: Any) -> Claim:
+    """What `old` said (with `changes`), to be written again by this run."""
+    copy = old.claim()
+    return replace(copy, **changes) if changes else copy
 
 
-def audit(ctx: OpContext, action: str, target: str | None, payload: dict[str, Any], summary: str) -> Any:
+def audit(ctx: OpContext, action: str, target: str | None, payload: dict[str, Any], summary: str) -> UUID | None:
     """The governance world event that records what the owner did, and why."""
     return record_event(ctx, p.RecordEvent(
         event_type="governance", occurred_at=ctx.at, target=target, summary=summary[:2000],
@@ -79,8 +105,8 @@ def _jsonable(value: Any) -> Any:
     return str(value) if isinstance(value, UUID) else value
 
 
-def _subject_ref(ctx: OpContext, row: dict[str, Any]) -> str:
-    subject = entities.by_id(ctx.conn, row["subject_id"])
+def _subject_ref(ctx: OpContext, row: FactRow) -> str:
+    subject = entities.by_id(ctx.conn, row.subject_id)
     assert subject is not None  # a foreign key
     return subject.ref
 
@@ -88,40 +114,39 @@ def _subject_ref(ctx: OpContext, row: dict[str, Any]) -> str:
 def accept_proposal(ctx: OpContext, op: p.AcceptProposal) -> OpOutcome:
     """The pending row is closed; what it says becomes believed now, through the assert logic."""
     require_owner(ctx, op, "accept a proposal")
-    row = pending_fact(ctx, op.fact_id)
-    close_rows(ctx, [row["id"]], "superseded")
+    row = pending_fact(ctx, op.fact_id).row
+    close_rows(ctx, [row.id], "superseded")
     accepted = copy_row(row, confidence=ACCEPTED_CONFIDENCE, changed_by=ctx.run_id)
-    believe(ctx, accepted, Interval(row["valid_from"], row["valid_to"]), supersedes=str(row["id"]))
-    fact_rows.set_accepted_successor(ctx.conn, row["id"])
+    believe(ctx, accepted, facts.period(row), supersedes=str(row.id))
+    fact_rows.set_accepted_successor(ctx.conn, row.id)
     suppression.lift(ctx, suppression.key(row))
     ref = _subject_ref(ctx, row)
-    audit(ctx, "accept", ref, {"fact_id": row["id"], "reason": op.reason},
-          f"accepted {ref} {row['predicate']}")
+    audit(ctx, "accept", ref, {"fact_id": row.id, "reason": op.reason}, f"accepted {ref} {row.predicate}")
     return "committed"
 
 
 def reject_proposal(ctx: OpContext, op: p.RejectProposal) -> OpOutcome:
     """The pending row is invalidated (kept), and its belief suppressed for every source but the owner."""
     require_owner(ctx, op, "reject a proposal")
-    row = pending_fact(ctx, op.fact_id)
-    close_rows(ctx, [row["id"]], "invalidated")
+    row = pending_fact(ctx, op.fact_id).row
+    close_rows(ctx, [row.id], "invalidated")
     suppression.mark(ctx, row, op.reason)
     ref = _subject_ref(ctx, row)
-    audit(ctx, "reject", ref, {"fact_id": row["id"], "reason": op.reason},
-          f"rejected {ref} {row['predicate']}" + (f": {op.reason}" if op.reason else ""))
+    audit(ctx, "reject", ref, {"fact_id": row.id, "reason": op.reason},
+          f"rejected {ref} {row.predicate}" + (f": {op.reason}" if op.reason else ""))
     return "committed"
 
 
 def invalidate_fact(ctx: OpContext, op: p.InvalidateFact) -> OpOutcome:
     """The belief was wrong: its row is closed as invalidated (kept, so what was known stays known)."""
     require_owner(ctx, op, "invalidate a fact")
-    row = locked_fact(ctx, op.fact_id)
-    if row["superseded_at"] is not None or row["status"] not in ("active", "pending"):
-        raise Conflict(f"fact {op.fact_id} is no longer believed ({row['status']})", code="NOT_BELIEVED")
-    close_rows(ctx, [row["id"]], "invalidated")
-    ref = _subject_ref(ctx, row)
-    audit(ctx, "invalidate", ref, {"fact_id": row["id"], "reason": op.reason, "source": op.source},
-          f"invalidated {ref} {row['predicate']}" + (f": {op.reason}" if op.reason else ""))
+    fact = locked_fact(ctx, op.fact_id)
+    if fact.superseded_at is not None or fact.status not in ("active", "pending"):
+        raise Conflict(f"fact {op.fact_id} is no longer believed ({fact.status})", code="NOT_BELIEVED")
+    close_rows(ctx, [fact.id], "invalidated")
+    ref = _subject_ref(ctx, fact.row)
+    audit(ctx, "invalidate", ref, {"fact_id": fact.id, "reason": op.reason, "source": op.source},
+          f"invalidated {ref} {fact.row.predicate}" + (f": {op.reason}" if op.reason else ""))
     return "committed"
 
 

@@ -6,10 +6,12 @@ that is not German reads English. Sentences are templates with named fields, one
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 import psycopg
+from psycopg.rows import class_row
 
 from graph.sql import load
 
@@ -76,9 +78,17 @@ def language_of(value: str | None) -> Lang:
     return "de" if primary in GERMAN else "en"
 
 
+@dataclass(frozen=True, slots=True)
+class _Language:
+    """The owner's stated answer language (gov_owner_language.sql), as they wrote it."""
+
+    language: str | None
+
+
 def owner_language(conn: psycopg.Connection[Any], at: datetime | None = None) -> Lang:
-    row = conn.execute(load("gov_owner_language"), {"at": at or datetime.now(UTC)}).fetchone()
-    return language_of(row["language"] if row else None)
+    cursor = conn.cursor(row_factory=class_row(_Language))
+    row = cursor.execute(load("gov_owner_language"), {"at": at or datetime.now(UTC)}).fetchone()
+    return language_of(row.language if row else None)
 
 
 def genitive(name: str) -> str:

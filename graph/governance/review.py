@@ -8,7 +8,7 @@ mutation its answer triggers (a "no" to a merge suggestion dismisses the pair fo
 dismissed, or merged and split again, is not suggested again). `correction_notices` tells a chat that a
 value it knew was replaced ("you said X before, now Y — updating"); a new learning with no prior value
 stays silent.
-Rendering is pure (`render_review`, `notice_text`, `show`); the queries live in graph/sql/gov_review_*.
+Rendering is pure (`render_review`, `notice_text`, `show`); the rows it reads are graph/governance/review_rows.py.
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from pydantic import BaseModel, Field
 from graph.domains import commitments, contacts
 from graph.domains.commitments import Attention
 from graph.governance import phrases
+from graph.governance import review_rows as rows
 from graph.governance.phrases import Lang, say
+from graph.governance.review_rows import CorrectionRow, MergeCandidate, PendingRow
 from graph.ledger.cut_short import CutShort
 from graph.ledger.cut_short import text as cut_text
 from graph.platform import metrics
 from graph.platform.db import Database
 from graph.reads.temporal import EntityStateView, FactView
-from graph.sql import load
 
 ItemKind = Literal["pending_fact", "conflict", "overdue", "blocked", "merge_suggestion"]
 MERGE_SIMILARITY = (0.4, 0.8)  # below: different things; above: the curator links them by itself
@@ -85,21 +86,22 @@ def show(kind: str, value: Any, object_name: str | None) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
 
 
-def pending_item(number: int, row: dict[str, Any], lang: Lang = "en") -> ReviewItem:
-    fact_id = str(row["id"])
-    value = show(row["object_kind"], row["object_value"], row["object_name"])
-    about = phrases.about(lang, row["subject_name"], row["predicate_name"], row["scope_ref"])
-    heard = f"{row['source']}, {say(lang, 'sure', percent=round(row['confidence'] * 100))}"
+def pending_item(number: int, row: PendingRow, lang: Lang = "en") -> ReviewItem:
+    fact_id = str(row.id)
+    value = show(row.object_kind, row.object_value, row.object_name)
+    about = phrases.about(lang, row.subject_name, row.predicate_name, row.scope_ref)
+    heard = f"{row.source}, {say(lang, 'sure', percent=round(row.confidence * 100))}"
     yes, no = Action(mutation="acceptProposal", args={"id": fact_id}), Action(
         mutation="rejectProposal", args={"id": fact_id})
-    if row["conflict_id"] is None:
+    if row.conflict_id is None:
         return ReviewItem(number=number, kind="pending_fact",
                           question=say(lang, "pending", about=about, value=value, heard=heard),
-                          yes=yes, no=no, fact_id=row["id"], entity_refs=[row["subject_ref"]])
-    current = show(row["conflict_kind"], row["conflict_value"], row["conflict_object_name"])
-    return ReviewItem(number=number, kind="conflict", yes=yes, no=no, fact_id=row["id"],
+                          yes=yes, no=no, fact_id=row.id, entity_refs=[row.subject_ref])
+    assert row.conflict_kind is not None, "a conflicting row has a kind"
+    current = show(row.conflict_kind, row.conflict_value, row.conflict_object_name)
+    return ReviewItem(number=number, kind="conflict", yes=yes, no=no, fact_id=row.id,
                       question=say(lang, "conflict", about=about, value=value, current=current, heard=heard),
-                      conflicting_fact_id=row["conflict_id"], entity_refs=[row["subject_ref"]])
+                      conflicting_fact_id=row.conflict_id, entity_refs=[row.subject_ref])
 
 
 def attention_item(number: int, a: Attention, lang: Lang = "en") -> ReviewItem:
@@ -117,11 +119,13 @@ def attention_item(number: int, a: Attention, lang: Lang = "en") -> ReviewItem:
                       yes=Action(mutation="setCommitmentStatus", args={"ref": b.ref, "status": "done"}))
 
 
-def merge_item(number: int, row: dict[str, Any], lang: Lang = "en") -> ReviewItem:
+def merge_item(number: int, row: MergeCandidate, lang: Lang = "en") -> ReviewItem:
     """The newer entity is suggested to merge into the older, established one."""
-    a, b = ("a", "b") if row["a_created"] >= row["b_created"] else ("b", "a")
-    gone, into = row[f"{a}_ref"], row[f"{b}_ref"]
-    question = say(lang, "merge", a=row[f"{a}_name"], a_ref=gone, b=row[f"{b}_name"], b_ref=into, kind=row["kind"])
+    if row.a_created >= row.b_created:
+        gone, gone_name, into, into_name = row.a_ref, row.a_name, row.b_ref, row.b_name
+    else:
+        gone, gone_name, into, into_name = row.b_ref, row.b_name, row.a_ref, row.a_name
+    question = say(lang, "merge", a=gone_name, a_ref=gone, b=into_name, b_ref=into, kind=row.kind)
     return ReviewItem(number=number, kind="merge_suggestion", question=question, entity_refs=[gone, into],
                       yes=Action(mutation="mergeEntities", args={"entity": gone, "into": into}),
                       no=Action(mutation="dismissMergeSuggestion", args={"entity": gone, "other": into}))
@@ -140,11 +144,7 @@ def render_review(items: list[ReviewItem], lang: Lang = "en") -> str:
     return "\n".join(lines)
 
 
-def pair_key(row: dict[str, Any]) -> frozenset[UUID]:
-    return frozenset((row["a_id"], row["b_id"]))
-
-
-def build_review(pending: list[dict[str, Any]], candidates: list[dict[str, Any]], limit: int,
+def build_review(pending: list[PendingRow], candidates: list[MergeCandidate], limit: int,
                  lang: Lang = "en", attention: list[Attention] | None = None) -> Review:
     """Items numbered from 1: pending facts and conflicts first (oldest first), then overdue and blocked
     commitments, then merge suggestions."""
@@ -155,31 +155,30 @@ def build_review(pending: list[dict[str, Any]], candidates: list[dict[str, Any]]
     for row in candidates:
         if len(items) >= limit:
             break
-        if pair_key(row) not in seen:
-            seen.add(pair_key(row))
+        if row.pair not in seen:
+            seen.add(row.pair)
             items.append(merge_item(len(items) + 1, row, lang))
     return Review(items=items, message=render_review(items, lang))
 
 
 def pending_review(db: Database, owner: str, limit: int = 20) -> Review:
     with db.owner_tx(owner, read_only=True) as conn:
-        pending = conn.execute(load("gov_review_pending"), {"limit": limit}).fetchall()
-        candidates = conn.execute(load("gov_review_merge_candidates"), {
+        pending = rows.pending(conn, limit)
+        candidates = rows.merge_candidates(conn, {
             "skip_kinds": SKIP_KINDS, "recent": RECENT_ENTITIES, "low": MERGE_SIMILARITY[0],
-            "high": MERGE_SIMILARITY[1], "limit": 2 * limit}).fetchall()
+            "high": MERGE_SIMILARITY[1], "limit": 2 * limit})
         contact_pairs = contacts.suggestion_rows(conn, 2 * limit)  # strong and same-name signals first
         attention = commitments.attention(conn, datetime.now(UTC))
         lang = phrases.owner_language(conn)
     metrics.set_review_queue_depth(owner, len(pending))  # as far as it was counted (up to `limit`)
-    return build_review([dict(r) for r in pending], contact_pairs + [dict(r) for r in candidates], limit, lang,
-                        attention)
+    return build_review(pending, contact_pairs + candidates, limit, lang, attention)
 
 
-def notice_text(row: dict[str, Any], lang: Lang = "en") -> str:
-    previous = show(row["previous_kind"], row["previous_value"], row["previous_object_name"])
-    current = show(row["object_kind"], row["object_value"], row["object_name"])
-    about = phrases.about(lang, row["subject_name"], row["predicate_name"], None)
-    key = "notice_user" if row["previous_source"] == "user" else "notice_other"
+def notice_text(row: CorrectionRow, lang: Lang = "en") -> str:
+    previous = show(row.previous_kind, row.previous_value, row.previous_object_name)
+    current = show(row.object_kind, row.object_value, row.object_name)
+    about = phrases.about(lang, row.subject_name, row.predicate_name, None)
+    key = "notice_user" if row.previous_source == "user" else "notice_other"
     return say(lang, key, about=about, previous=previous, current=current)
 
 
@@ -189,16 +188,14 @@ def _value(kind: str, value: Any, ref: str | None) -> Any:
 
 def correction_notices(db: Database, owner: str, chat_id: str, since: datetime, limit: int = 50) -> list[Notice]:
     with db.owner_tx(owner, read_only=True) as conn:
-        rows = conn.execute(load("gov_correction_notices"),
-                            {"chat_id": chat_id, "since": since, "limit": limit}).fetchall()
+        corrections = rows.corrections(conn, chat_id, since, limit)
         lang = phrases.owner_language(conn)
-        cuts = conn.execute(load("gov_cut_short_notices"),
-                            {"chat_id": chat_id, "since": since, "limit": limit}).fetchall()
-    replaced = [Notice(fact_id=r["id"], previous_fact_id=r["previous_id"], subject_ref=r["subject_ref"],
-                       predicate=r["predicate"], recorded_at=r["recorded_at"], text=notice_text(r, lang),
-                       previous=_value(r["previous_kind"], r["previous_value"], r["previous_object_ref"]),
-                       current=_value(r["object_kind"], r["object_value"], r["object_ref"])) for r in rows]
-    return sorted(replaced + [_cut_notice(r["recorded_at"], r["item"], lang) for r in cuts],
+        cuts = rows.cuts(conn, chat_id, since, limit)
+    replaced = [Notice(fact_id=r.id, previous_fact_id=r.previous_id, subject_ref=r.subject_ref,
+                       predicate=r.predicate, recorded_at=r.recorded_at, text=notice_text(r, lang),
+                       previous=_value(r.previous_kind, r.previous_value, r.previous_object_ref),
+                       current=_value(r.object_kind, r.object_value, r.object_ref)) for r in corrections]
+    return sorted(replaced + [_cut_notice(r.recorded_at, r.item, lang) for r in cuts],
                   key=lambda n: n.recorded_at)[:limit]
 
 
@@ -214,10 +211,10 @@ def states_now(db: Database, owner: str, refs: list[str], valid_time: datetime) 
     """What is believed about each of `refs` at `valid_time`, in one statement (for a DataLoader)."""
     states: dict[str, EntityStateView] = {}
     with db.owner_tx(owner, read_only=True) as conn:
-        rows = conn.execute(load("gov_states_now"), {"refs": refs, "valid_time": valid_time}).fetchall()
-    for row in rows:
-        state = states.setdefault(row["entity_ref"], EntityStateView(
-            ref=row["entity_ref"], kind=row["entity_kind"], name=row["entity_name"], facts=[]))
-        if row["id"] is not None:
-            state.facts.append(FactView.from_row(row))
+        found = rows.states(conn, refs, valid_time)
+    for row in found:
+        state = states.setdefault(row.entity_ref, EntityStateView(
+            ref=row.entity_ref, kind=row.entity_kind, name=row.entity_name, facts=[]))
+        if row.fact is not None:
+            state.facts.append(FactView.from_row(row.fact))
     return states

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 
@@ -22,6 +23,25 @@ class AliasRow:
     entity_id: UUID
     valid_from: datetime
     valid_to: datetime | None
+
+
+# Without slots, so `columns` is a C-level copy of the instance's dict (dataclasses.asdict deep-copies each value).
+@dataclass(frozen=True)
+class NewAlias:
+    """An alias row a proposal inserts (alias_insert.sql): who is named how from when, on whose word."""
+
+    entity_id: UUID
+    namespace: str
+    alias: str
+    valid_from: datetime
+    at: datetime
+    source: str
+    run_id: str
+    op_index: int
+
+    def columns(self) -> dict[str, Any]:
+        """The statement's parameters (and a row of batch_aliases_insert.sql's document)."""
+        return dict(vars(self))
 
 
 @dataclass(frozen=True)

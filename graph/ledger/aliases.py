@@ -14,7 +14,7 @@ from uuid import UUID
 from psycopg.rows import class_row
 
 from graph.errors import BadInput, Conflict, NotFound
-from graph.ledger.alias_holding import AliasRow
+from graph.ledger.alias_holding import AliasRow, NewAlias
 from graph.ledger.entity import Entity
 from graph.ledger.op_context import OpContext
 from graph.sql import load
@@ -31,9 +31,8 @@ def add(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_from: 
     if any(h != entity.id for h in holders_):
         raise Conflict(f"alias {alias!r} already names another entity", code="ALIAS_TAKEN")
     if not holders_:
-        values = {"entity_id": entity.id, "namespace": namespace, "alias": alias, "valid_from": valid_from,
-                  "at": ctx.at, "source": source, "run_id": ctx.run_id, "op_index": ctx.op_index}
-        ctx.writer.insert_alias(values)
+        ctx.writer.insert_alias(NewAlias(entity.id, namespace, alias, valid_from, ctx.at, source, ctx.run_id,
+                                         ctx.op_index))
 
 
 def end(ctx: OpContext, entity: Entity, alias: str, namespace: str, valid_to: datetime, source: str) -> bool:

@@ -8,6 +8,7 @@ owner's language.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +18,8 @@ from pydantic import BaseModel, Field
 from graph.governance import phrases
 from graph.ledger import entities
 from graph.ledger.entity import Entity
-from graph.ledger.fact_rows import FactRow
+from graph.ledger.fact_rows import Claim, FactRow
+from graph.ledger.registries import RelationType
 from graph.ledger.timeline import Interval
 
 
@@ -56,35 +58,34 @@ def text(item: CutShort, lang: phrases.Lang) -> str:
                        later_start=phrases.day(lang, item.ends_at))
 
 
-def report(reader: psycopg.Connection[Any], op_index: int, row: dict[str, Any], period: Interval,
-           said: dict[str, Any], later: FactRow) -> CutShort:
-    """The report of fact `row` (as the committer writes it) believed over `period` only, up to `later`;
-    `said` holds the operation's subject, relation type, object (or None) and whether the owner said it."""
-    obj: Entity | None = said["object"]
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What an assertion named, as its handler resolved it, and whether the owner said it."""
+
+    subject: Entity
+    relation: RelationType
+    object: Entity | None
+    by_user: bool
+
+
+def report(reader: psycopg.Connection[Any], op_index: int, claim: Claim, period: Interval, said: Said,
+           later: FactRow) -> CutShort:
+    """The report of `claim` (as the committer writes it) believed over `period` only, up to `later`, the
+    believed row whose start ends it. `reader` reads the later object's name and the owner's language."""
+    obj = said.object
     assert period.end is not None, "a cut period ends where the later belief starts"
-    return record(reader, {
-        "op_index": op_index, "subject": said["subject"].ref, "subject_name": said["subject"].canonical_name,
-        "predicate": row["predicate"], "predicate_name": said["rt"].name, "kind": row["object_kind"],
-        "value": obj.ref if obj is not None else row["object_value"],
-        "object_name": obj.canonical_name if obj is not None else None, "valid_from": period.start,
-        "ends_at": period.end, "by_user": said["by_user"]}, later)
-
-
-def record(reader: psycopg.Connection[Any], fields: dict[str, Any], later: FactRow) -> CutShort:
-    """The report of one cut: `fields` says what was asserted (op_index, subject, subject_name, predicate,
-    predicate_name, kind, value, object name, valid_from, ends_at, by_user); `later` is the believed row
-    whose start ends it. `reader` reads the later object's name and the owner's language."""
+    value = obj.ref if obj is not None else claim.object_value
     later_kind = later.object_kind
     entity_id = later.object_entity_id
     later_entity = entities.by_id(reader, entity_id) if later_kind == "entity" and entity_id is not None else None
     later_value = later_entity.ref if later_entity else (
         str(entity_id) if later_kind == "entity" else later.object_value)
     item = CutShort(
-        op_index=fields["op_index"], subject=fields["subject"], subject_name=fields["subject_name"],
-        predicate=fields["predicate"], predicate_name=fields["predicate_name"], value=fields["value"],
-        shown=shown(fields["kind"], fields["value"], fields["object_name"]), valid_from=fields["valid_from"],
-        ends_at=fields["ends_at"], later_fact_id=str(later.id), later_value=later_value,
+        op_index=op_index, subject=said.subject.ref, subject_name=said.subject.canonical_name,
+        predicate=claim.predicate, predicate_name=said.relation.name, value=value,
+        shown=shown(claim.object_kind, value, obj.canonical_name if obj is not None else None),
+        valid_from=period.start, ends_at=period.end, later_fact_id=str(later.id), later_value=later_value,
         later_shown=shown(later_kind, later.object_value, later_entity.canonical_name if later_entity else None),
-        by_user=fields["by_user"], message="")
+        by_user=said.by_user, message="")
     item.message = text(item, phrases.owner_language(reader))
     return item

@@ -9,7 +9,7 @@ from uuid import UUID
 import psycopg
 
 from graph.errors import BadInput, InvariantViolation, NotFound
-from graph.ledger.entity import REF, Entity, parse_ref
+from graph.ledger.entity import REF, Entity, NewEntity, parse_ref
 from graph.sql import load
 
 if TYPE_CHECKING:
@@ -90,13 +90,13 @@ def unknown(ref_or_alias: str) -> NotFound:
     return NotFound(f"no entity {ref_or_alias!r}", code="UNKNOWN_ENTITY")
 
 
-def create(writer: Writer, values: dict[str, Any]) -> Entity:
-    """Insert an entity (ref, kind, name, description, external_id, at, run_id) and its vertex."""
+def create(writer: Writer, values: NewEntity) -> Entity:
+    """Insert an entity and its vertex."""
     return writer.create_entity(values)
 
 
-def rename(writer: Writer, entity: Entity, values: dict[str, Any]) -> Entity:
-    """Give `entity` the name, description and external id of `values` (as `create` takes them)."""
+def rename(writer: Writer, entity: Entity, values: NewEntity) -> Entity:
+    """Give `entity` the name, description and external id of `values`."""
     return writer.renamed(values, entity)
 
 

@@ -4,7 +4,9 @@ read and write entities (entities, the writers, prefetch, the graph mirror)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel
@@ -20,6 +22,25 @@ class Entity(BaseModel):
     status: str
     merged_into_id: UUID | None = None
     created_at: datetime
+
+
+# Without slots, so `columns` is a C-level copy of the instance's dict (dataclasses.asdict deep-copies each value).
+@dataclass(frozen=True)
+class NewEntity:
+    """An entity a proposal creates, or the new name, description and external id of one it renames (a None
+    description or external id keeps the known one): entity_insert.sql, entity_update.sql."""
+
+    ref: str
+    kind: str
+    name: str
+    description: str | None
+    external_id: str | None
+    at: datetime
+    run_id: str
+
+    def columns(self) -> dict[str, Any]:
+        """The statement's parameters (and a row of batch_entities_insert.sql's document, with an id)."""
+        return dict(vars(self))
 
 
 def parse_ref(ref: str) -> tuple[str, str] | None:

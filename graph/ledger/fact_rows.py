@@ -9,7 +9,7 @@ every fact-writing statement here.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,6 +19,7 @@ import psycopg
 from psycopg.rows import class_row, kwargs_row
 from pydantic_core import PydanticSerializationError, to_json
 
+from graph.ledger.timeline import Interval
 from graph.sql import load
 
 FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "object_value", "object_entity_id",
@@ -29,7 +30,6 @@ FACT_ROW_FIELDS = ("id", "subject_id", "predicate", "functional", "valid_from", 
                    "object_value", "object_entity_id", "observed_at", "source", "source_trust_tier", "changed_by",
                    "caused_by_event_id", "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority",
                    "evidence", "reason")
-NEW_FACT_FIELDS = FACT_COLUMNS[1:]
 # what facts_replace.sql reads as it is (it numbers the rows and chooses their ids)
 _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
 
@@ -69,10 +69,71 @@ class FactRow:
         """The row of a mapping holding at least its columns (a written row, a `facts.*` row)."""
         return cls(**{name: columns[name] for name in FACT_ROW_FIELDS})
 
+    def claim(self, *, functional: bool | None = None, changed_by: str | None = None) -> Claim:
+        """What the row says, to be written again over another period (a piece of it, a copy): `functional`
+        as given, else the row's; `changed_by` as given (None: the writing run)."""
+        return Claim(
+            subject_id=self.subject_id, predicate=self.predicate,
+            functional=self.functional if functional is None else functional, object_kind=self.object_kind,
+            object_value=self.object_value, object_entity_id=self.object_entity_id, observed_at=self.observed_at,
+            source=self.source, source_trust_tier=self.source_trust_tier, changed_by=changed_by,
+            caused_by_event_id=self.caused_by_event_id, confidence=self.confidence, memory_type=self.memory_type,
+            scope_entity_id=self.scope_entity_id, scope_kind=self.scope_kind, priority=self.priority,
+            evidence=self.evidence, reason=self.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """The proposal writing a row: its one system time, its run, and the operation's index in it."""
+
+    at: datetime
+    run_id: str
+    op_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """What a fact row says and on what evidence, before a handler places it in time (`placed`): an assertion
+    (graph.ledger.ops), a piece of a believed row, a governance copy (graph.governance)."""
+
+    subject_id: UUID
+    predicate: str
+    functional: bool
+    object_kind: str
+    object_value: Any
+    object_entity_id: UUID | None
+    observed_at: datetime | None
+    source: str
+    source_trust_tier: int
+    changed_by: str | None
+    caused_by_event_id: UUID | None
+    confidence: float
+    memory_type: str | None
+    scope_entity_id: UUID | None
+    scope_kind: str | None
+    priority: int | None
+    evidence: Any
+    reason: str | None
+
+    def placed(self, period: Interval, status: str, supersedes: UUID | str | None, stamp: Stamp) -> NewFact:
+        """The row to insert: believed over `period` when active; changed by the writing run unless the claim
+        names who changed it."""
+        return NewFact(
+            subject_id=self.subject_id, predicate=self.predicate, functional=self.functional,
+            object_kind=self.object_kind, object_value=self.object_value, object_entity_id=self.object_entity_id,
+            valid_from=period.start, valid_to=period.end, recorded_at=stamp.at, observed_at=self.observed_at,
+            believed=status == "active", source=self.source, source_trust_tier=self.source_trust_tier,
+            changed_by=self.changed_by or stamp.run_id, caused_by_event_id=self.caused_by_event_id,
+            confidence=self.confidence, memory_type=self.memory_type, status=status,
+            scope_entity_id=self.scope_entity_id, scope_kind=self.scope_kind, priority=self.priority,
+            supersedes_fact_id=supersedes, run_id=stamp.run_id, op_index=stamp.op_index,
+            evidence=self.evidence or {}, reason=self.reason)
+
 
 @dataclass
 class NewFact:
-    """A fact row to insert, as the handlers planned it (every column of `facts` a writer sets but its id)."""
+    """A fact row to insert, as a handler placed it (`Claim.placed`: every column of `facts` a writer sets but
+    its id)."""
 
     subject_id: UUID
     predicate: str
@@ -100,13 +161,6 @@ class NewFact:
     op_index: int
     evidence: Any
     reason: str | None
-
-    @classmethod
-    def of(cls, row: Mapping[str, Any]) -> NewFact:
-        """The row a handler built as a mapping (columns it leaves out are NULL; evidence defaults to {})."""
-        columns: dict[str, Any] = {name: row.get(name) for name in NEW_FACT_FIELDS}
-        columns["evidence"] = columns["evidence"] or {}
-        return cls(**columns)
 
     @property
     def has_edge(self) -> bool:

@@ -12,27 +12,18 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-import psycopg
-
-from graph.ledger.fact_rows import FactRow, NewFact
+from graph.ledger.fact_rows import Claim, FactRow, NewFact
 from graph.ledger.timeline import Belief, Interval
-from graph.sql import load
 
 if TYPE_CHECKING:
     from graph.ledger.writer import Writer
 
-# Columns a piece split from an older row inherits: what was believed, and on what evidence.
-INHERITED = ("object_kind", "object_value", "object_entity_id", "observed_at", "source", "source_trust_tier",
-             "changed_by", "caused_by_event_id", "confidence", "memory_type", "scope_entity_id", "scope_kind",
-             "priority", "evidence", "reason")
-
-
-def value_key(row: FactRow | Mapping[str, Any]) -> str:
+def value_key(row: FactRow | Claim | Mapping[str, Any]) -> str:
     """A comparable form of a row's object (believed, or about to be written): the entity id, or canonical JSON
     of the literal."""
-    if isinstance(row, FactRow):
-        return object_key(row.object_kind, row.object_value, row.object_entity_id)
-    return object_key(row["object_kind"], row.get("object_value"), row.get("object_entity_id"))
+    if isinstance(row, Mapping):
+        return object_key(row["object_kind"], row.get("object_value"), row.get("object_entity_id"))
+    return object_key(row.object_kind, row.object_value, row.object_entity_id)
 
 
 def object_key(kind: str, value: Any, entity_id: UUID | None) -> str:
@@ -54,29 +45,19 @@ def as_beliefs(rows: list[FactRow]) -> list[Belief]:
     return [Belief(str(r.id), period(r), value_key(r)) for r in rows]
 
 
-def by_id(conn: psycopg.Connection[Any], fact_id: UUID) -> dict[str, Any] | None:
-    row = conn.execute(load("facts_by_id"), {"id": fact_id}).fetchone()
-    return dict(row) if row else None
-
-
 def close(writer: Writer, ids: list[UUID], at: datetime, status: str,
           invalidated_by: UUID | None = None) -> list[UUID]:
     """Close the system time of believed rows; their edges follow. The ids closed."""
     return writer.close_facts(ids, at, status, invalidated_by)
 
 
-def insert(writer: Writer, row: Mapping[str, Any]) -> UUID:
-    """Insert one row (the columns of fact_rows.NewFact; the literal and evidence as they are)."""
-    return writer.insert_fact(NewFact.of(row))
+def insert(writer: Writer, row: NewFact) -> UUID:
+    """Insert one row (the literal and evidence as they are)."""
+    return writer.insert_fact(row)
 
 
-def replace(writer: Writer, closing: list[FactRow], at: datetime, rows: list[dict[str, Any]],
+def replace(writer: Writer, closing: list[FactRow], at: datetime, rows: list[NewFact],
             successors: dict[str, int]) -> None:
     """Carry out one plan for one key: close the believed rows `closing` (as read by `believed`) at `at`, insert
-    `rows` (as `insert` takes them), and name each closed row's successor (`successors`: closed id -> index
-    into `rows`)."""
-    writer.replace_facts(closing, at, [NewFact.of(row) for row in rows], successors)
-
-
-def inherit(old: FactRow) -> dict[str, Any]:
-    return {k: getattr(old, k) for k in INHERITED}
+    `rows`, and name each closed row's successor (`successors`: closed id -> index into `rows`)."""
+    writer.replace_facts(closing, at, rows, successors)

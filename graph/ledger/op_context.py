@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import psycopg
 
 from graph.ledger.cut_short import CutShort
+from graph.ledger.fact_rows import Stamp
 from graph.ledger.tokens import Principal
 from graph.settings import Settings
 
@@ -57,3 +58,8 @@ class OpContext:
     @property
     def owner(self) -> str:
         return self.principal.owner
+
+    @property
+    def stamp(self) -> Stamp:
+        """What every row the current operation writes records: the proposal's time and run, the op's index."""
+        return Stamp(self.at, self.run_id, self.op_index)

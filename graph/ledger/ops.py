@@ -10,16 +10,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 from graph.errors import BadInput, Forbidden, NotFound
 from graph.ledger import aliases, cut_short, entities, facts, registries, suppression, trust
 from graph.ledger import proposal as p
-from graph.ledger.entity import Entity, parse_ref
+from graph.ledger.cut_short import Said
+from graph.ledger.entity import Entity, NewEntity, parse_ref
 from graph.ledger.events import lookup as lookup_event
 from graph.ledger.events import record as record_event
-from graph.ledger.fact_rows import FactRow
+from graph.ledger.fact_rows import Claim, FactRow, NewFact
 from graph.ledger.op_context import OpContext, OpOutcome
-from graph.ledger.timeline import Interval, plan_add_member, plan_remove, plan_replace
+from graph.ledger.timeline import Interval, Plan, plan_add_member, plan_remove, plan_replace
 from graph.ledger.trust import principal_tier, source_tier
 from graph.reads import intent
 
@@ -42,8 +44,8 @@ def upsert_entity(ctx: OpContext, op: p.UpsertEntity) -> OpOutcome:
     if kind is None:
         raise BadInput(f"unknown entity kind {op.kind!r}", code="UNKNOWN_KIND")
     entities.check_ref(op.ref, op.kind)
-    values = {"ref": op.ref, "kind": op.kind, "name": op.canonical_name, "description": op.description,
-              "external_id": op.external_id, "at": ctx.at, "run_id": ctx.run_id}
+    values = NewEntity(ref=op.ref, kind=op.kind, name=op.canonical_name, description=op.description,
+                       external_id=op.external_id, at=ctx.at, run_id=ctx.run_id)
     entity = ctx.writer.resolve(op.ref, follow=False)
     if entity is not None and entity.ref == op.ref:
         if entity.kind != op.kind:
@@ -102,7 +104,7 @@ def _interval(op: p._Timed) -> Interval:
     return Interval(op.valid_from, op.valid_to)
 
 
-def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> Any:
+def _predicate(ctx: OpContext, op: p._Timed, subject: Entity) -> registries.RelationType:
     rt = _relation_type(ctx, op.predicate)
     if rt is None or rt.state != "active":
         raise BadInput(f"unknown predicate {op.predicate!r}", code="UNKNOWN_PREDICATE")
@@ -136,29 +138,25 @@ def _assert(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, obj: Entity
                            code="BAD_INTERVAL")
         _may_change(ctx, op, rt.privileged or _privileged_kind(ctx, subject.kind),
                     f"replace what is known after validFrom of {op.predicate!r}")
-    row = {
-        "subject_id": subject.id, "predicate": op.predicate, "functional": rt.cardinality == "functional",
-        "object_kind": "entity" if obj else "literal", "object_value": value,
-        "object_entity_id": obj.id if obj else None, "observed_at": op.observed_at,
-        "source": source, "source_trust_tier": max(source_tier(source), principal_tier(ctx.principal)),
-        "changed_by": ctx.run_id,
-        "caused_by_event_id": caused_by, "confidence": op.confidence, "memory_type": op.memory_type,
-        "scope_entity_id": scope.id if scope else None, "scope_kind": scope.kind if scope else None,
-        "priority": op.priority, "evidence": op.evidence.model_dump() if op.evidence else {},
-        "reason": op.reason,
-    }
+    claim = Claim(
+        subject_id=subject.id, predicate=op.predicate, functional=rt.cardinality == "functional",
+        object_kind="entity" if obj else "literal", object_value=value, object_entity_id=obj.id if obj else None,
+        observed_at=op.observed_at, source=source,
+        source_trust_tier=max(source_tier(source), principal_tier(ctx.principal)), changed_by=ctx.run_id,
+        caused_by_event_id=caused_by, confidence=op.confidence, memory_type=op.memory_type,
+        scope_entity_id=scope.id if scope else None, scope_kind=scope.kind if scope else None,
+        priority=op.priority, evidence=op.evidence.model_dump() if op.evidence else {}, reason=op.reason)
     if ctx.writer.live_markers:  # without a live marker, screening neither rejects nor lifts
-        suppression.screen(ctx, source, row)
+        suppression.screen(ctx, source, claim)
     if op.confidence < ctx.rules.pending_below_confidence or _route(ctx, op, source, subject, obj, rt):
-        facts.insert(ctx.writer, _row(ctx, row, new, status="pending", supersedes=None))
+        facts.insert(ctx.writer, claim.placed(new, "pending", None, ctx.stamp))
         return "pending"
-    believe(ctx, row, new, replace_later=op.replace_later,
-            said={"subject": subject, "rt": rt, "object": obj, "by_user": source == "user"})
+    believe(ctx, claim, new, replace_later=op.replace_later, said=Said(subject, rt, obj, source == "user"))
     return "committed"
 
 
 def _route(ctx: OpContext, op: p.AssertFact | p.AssertRelationship, source: str, subject: Entity,
-           obj: Entity | None, rt: Any) -> bool:
+           obj: Entity | None, rt: registries.RelationType) -> bool:
     """True when the assertion waits for the owner's review (graph.ledger.trust.route)."""
     privileged = rt.privileged or any(e is not None and _privileged_kind(ctx, e.kind) for e in (subject, obj))
     return trust.route(ctx.principal, source, privileged=privileged,
@@ -171,59 +169,52 @@ def _privileged_kind(ctx: OpContext, key: str) -> bool:
     return kind is not None and kind.privileged
 
 
-def believe(ctx: OpContext, row: dict[str, Any], new: Interval, supersedes: str | None = None, *,
-            replace_later: bool = False, said: dict[str, Any] | None = None) -> None:
-    """Make `row` (subject_id, predicate, functional, object and provenance columns) believed over `new`
-    (an open `new` until the next change already known, unless `replace_later`: graph.ledger.timeline).
+def believe(ctx: OpContext, claim: Claim, new: Interval, supersedes: str | None = None, *,
+            replace_later: bool = False, said: Said | None = None) -> None:
+    """Make `claim` believed over `new` (an open `new` until the next change already known, unless
+    `replace_later`: graph.ledger.timeline).
 
     `supersedes` names the row it replaces when the plan closes none (e.g. an accepted pending fact).
-    `said` (subject, rt, object, by_user) lets a cut be reported to the caller (graph.ledger.cut_short).
+    `said` (what the operation named) lets a cut be reported to the caller (graph.ledger.cut_short).
     """
-    current = facts.believed(ctx.writer, row["subject_id"], row["predicate"], row["scope_entity_id"])
-    key = facts.value_key(row)
-    if row["functional"]:
+    current = facts.believed(ctx.writer, claim.subject_id, claim.predicate, claim.scope_entity_id)
+    key = facts.value_key(claim)
+    if claim.functional:
         plan = plan_replace(facts.as_beliefs(current), new, key, replace_later=replace_later)
     else:
         plan = plan_add_member([b for b in facts.as_beliefs(current) if b.value == key], new)
     if plan.until is not None and said is not None:
-        ctx.cut_short.append(cut_short.report(ctx.writer.reader, ctx.op_index, row,
+        ctx.cut_short.append(cut_short.report(ctx.writer.reader, ctx.op_index, claim,
                                               Interval(new.start, plan.until.interval.start), said,
                                               next(r for r in current if str(r.id) == plan.until.id)))
-    _carry_out(ctx, plan, current, row, supersedes)
-    if row.get("caused_by_event_id") is not None:
+    _carry_out(ctx, plan, current, claim, supersedes)
+    if claim.caused_by_event_id is not None:
         # the action behind the cause may be fulfilled now
-        intent.on_effect(ctx.conn, row["caused_by_event_id"], row["predicate"], ctx.at)
+        intent.on_effect(ctx.conn, claim.caused_by_event_id, claim.predicate, ctx.at)
 
 
-def _carry_out(ctx: OpContext, plan: Any, current: list[FactRow], row: dict[str, Any] | None,
+def _carry_out(ctx: OpContext, plan: Plan, current: list[FactRow], claim: Claim | None,
                supersedes: str | None = None) -> None:
     by_id = {str(r.id): r for r in current}
-    base = {"subject_id": current[0].subject_id, "predicate": current[0].predicate,
-            "functional": current[0].functional} if current else {}
-    rows: list[dict[str, Any]] = []
+    rows: list[NewFact] = []
     new_value: int | None = None
     pieces: dict[str, int] = {}  # a closed row's first piece: what is left of it
     for piece in plan.insert:
         if piece.split_from is None:
-            assert row is not None
+            assert claim is not None
             new_value = len(rows)
-            rows.append(_row(ctx, row, piece.interval, status="active",
-                             supersedes=plan.close[0] if plan.close else supersedes))
+            rows.append(claim.placed(piece.interval, "active", plan.close[0] if plan.close else supersedes,
+                                     ctx.stamp))
         else:
             pieces.setdefault(piece.split_from, len(rows))
-            rows.append(_row(ctx, {**base, **facts.inherit(by_id[piece.split_from])}, piece.interval,
-                             status="active", supersedes=piece.split_from))
+            # what is left of a row keeps what it said and who changed it; the key's first row decides functional
+            kept = by_id[piece.split_from]
+            left = kept.claim(functional=current[0].functional, changed_by=kept.changed_by)
+            rows.append(left.placed(piece.interval, "active", piece.split_from, ctx.stamp))
     # every closed row names its successor: the new value that replaced it, else what is left of it
     successors = {closed: index for closed in plan.close
                   if (index := new_value if new_value is not None else pieces.get(closed)) is not None}
     facts.replace(ctx.writer, [by_id[c] for c in plan.close], ctx.at, rows, successors)
-
-
-def _row(ctx: OpContext, row: dict[str, Any], interval: Interval, *, status: str,
-         supersedes: str | None) -> dict[str, Any]:
-    return {**row, "valid_from": interval.start, "valid_to": interval.end, "recorded_at": ctx.at,
-            "believed": status == "active", "status": status, "supersedes_fact_id": supersedes,
-            "run_id": ctx.run_id, "op_index": ctx.op_index, "changed_by": row.get("changed_by") or ctx.run_id}
 
 
 def assert_fact(ctx: OpContext, op: p.AssertFact) -> OpOutcome:
@@ -256,19 +247,19 @@ def retract_fact(ctx: OpContext, op: p.RetractFact) -> OpOutcome:
         target = entities.required(ctx.writer, op.object)
         beliefs = [b for b in beliefs if b.value == f"entity:{target.id}"]
     elif op.value is not None:
-        key = facts.value_key({"object_kind": "literal", "object_value": op.value})
+        key = facts.object_key("literal", op.value, None)
         beliefs = [b for b in beliefs if b.value == key]
     _carry_out(ctx, plan_remove(beliefs, cut), current, None)
     return "committed"
 
 
-def _event_id(ctx: OpContext, key: str | None) -> Any:
+def _event_id(ctx: OpContext, key: str | None) -> UUID | None:
     if key is None:
         return None
-    row = lookup_event(ctx.conn, key)
-    if row is None:
+    event = lookup_event(ctx.conn, key)
+    if event is None:
         raise NotFound(f"no event {key!r}", code="UNKNOWN_EVENT")
-    return row["id"]
+    return event.id
 
 
 def record_event_op(ctx: OpContext, op: p.RecordEvent) -> OpOutcome:

@@ -7,16 +7,16 @@ instead of several per operation (graph/ledger/writer.py has the interface and t
   front for every name of the proposal, kept equal to ledger + buffers; what it does not know it asks the
   immediate writer, after sending the buffers;
 - `conn` sends the buffers first, so any other statement sees exactly what the immediate writer would have.
-Rows are sent in an order the constraints accept: entities, vertices, aliases, closes, edge closes, new rows,
-edges, successors. A row closed after being buffered is sent first (the exclusion constraint sees the same
-sequence of states as the immediate writer's). The committer replays a proposal through the immediate writer
+How the buffers are sent, in an order the constraints accept, is graph/ledger/writer_buffers.py. A row closed
+after being buffered is sent first (the exclusion constraint sees the same sequence of states as the immediate
+writer's). The committer replays a proposal through the immediate writer
 when any operation was rejected (the authority on every rejection and on which operation failed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -26,33 +26,17 @@ from psycopg.rows import class_row, kwargs_row
 
 from graph.age import mirror, mirror_batch
 from graph.ledger import entities, fact_rows, prefetch
-from graph.ledger.alias_holding import Holding, naming, overlapping
-from graph.ledger.entity import Entity
+from graph.ledger.alias_holding import Holding, NewAlias, naming, overlapping
+from graph.ledger.entity import Entity, NewEntity
 from graph.ledger.fact_rows import FactRow, NewFact
 from graph.ledger.registries import EntityKind, RelationType
+from graph.ledger.writer_buffers import Buffers
 from graph.ledger.writer_immediate import Immediate
 from graph.platform.arrays import text_array
 from graph.sql import load
 
 # Rows buffered before they are sent on (within one pipeline, while the next operations are planned).
 CHUNK_ROWS = 200
-ENTITY_COLUMNS = ("id", "ref", "kind", "name", "description", "external_id", "at", "run_id")
-ALIAS_COLUMNS = ("entity_id", "namespace", "alias", "valid_from", "at", "source", "run_id", "op_index")
-
-
-@dataclass
-class _Buffers:
-    entities: list[dict[str, Any]] = field(default_factory=list)
-    vertices: list[dict[str, Any]] = field(default_factory=list)
-    aliases: list[dict[str, Any]] = field(default_factory=list)
-    closes: list[tuple[UUID, datetime, str, UUID | None]] = field(default_factory=list)
-    edge_closes: list[tuple[str, datetime, str]] = field(default_factory=list)
-    facts: list[tuple[UUID, NewFact]] = field(default_factory=list)
-    edges: list[dict[str, Any]] = field(default_factory=list)
-    successors: list[tuple[UUID, UUID]] = field(default_factory=list)
-
-    def __bool__(self) -> bool:
-        return any((self.entities, self.aliases, self.closes, self.facts, self.successors))
 
 
 @dataclass(frozen=True)
@@ -86,7 +70,7 @@ class Buffered:
         self._ids: list[UUID] = []
         self._expected = max(expected_rows, 16)
         self._buffered_facts: set[UUID] = set()
-        self._buf = _Buffers()
+        self._buf = Buffers()
         self.flushes = 0
         self._checks: list[mirror_batch.Written] = []
 
@@ -205,32 +189,29 @@ class Buffered:
             self._ids = list(reversed(fresh.ids)) if fresh is not None else []
         return self._ids.pop()
 
-    def create_entity(self, values: dict[str, Any]) -> Entity:
-        entity = Entity(id=self.new_id(), ref=values["ref"], kind=values["kind"], canonical_name=values["name"],
-                        status="active", merged_into_id=None, created_at=values["at"])
-        self._buf.entities.append({**{k: values.get(k) for k in ENTITY_COLUMNS}, "id": entity.id})
-        self._buf.vertices.append({"id": str(entity.id), "ref": entity.ref, "kind": entity.kind,
-                                   "name": entity.canonical_name, "status": entity.status})
+    def create_entity(self, values: NewEntity) -> Entity:
+        entity = Entity(id=self.new_id(), ref=values.ref, kind=values.kind, canonical_name=values.name,
+                        status="active", merged_into_id=None, created_at=values.at)
+        self._buf.entities.append((entity, values))
         self.entities[entity.id] = entity
         self._by_ref[entity.ref] = entity.id
         self._believed[entity.id] = []
         return entity
 
-    def renamed(self, values: dict[str, Any], entity: Entity) -> Entity:
+    def renamed(self, values: NewEntity, entity: Entity) -> Entity:
         self.flush()
         updated = self._now.renamed(values, entity)
         self.entities[updated.id] = updated
         return updated
 
-    def insert_alias(self, values: dict[str, Any]) -> None:
-        self._buf.aliases.append({k: values[k] for k in ALIAS_COLUMNS})
-        alias: str = values["alias"]
+    def insert_alias(self, values: NewAlias) -> None:
+        self._buf.aliases.append(values)
+        alias = values.alias
         for name in list(self._by_alias):
             if not (name.isascii() and alias.isascii()):
                 del self._by_alias[name]  # the database's lower() decides beyond ASCII: ask it again
             elif name.lower() == alias.lower():
-                self._by_alias[name].append(Holding(values["namespace"], values["entity_id"], values["valid_from"],
-                                                    None))
+                self._by_alias[name].append(Holding(values.namespace, values.entity_id, values.valid_from, None))
 
     def insert_fact(self, row: NewFact) -> UUID:
         fact_id = self.new_id()
@@ -278,31 +259,15 @@ class Buffered:
             self.set_successor(UUID(closed_id), ids[index])
 
     def flush(self) -> None:
-        """Send every buffered row, one statement per table, in an order the constraints accept. In a
-        pipeline nothing waits for the server here: `finish` (or any statement read through `conn`) does."""
+        """Send every buffered row (graph/ledger/writer_buffers.py). In a pipeline nothing waits for the server
+        here: `finish` (or any statement read through `conn`) does."""
         buf = self._buf
         if not buf:
             return
-        self._buf = _Buffers()
+        self._buf = Buffers()
         self._buffered_facts.clear()
         self.flushes += 1
-        conn = self._real
-        if buf.entities:
-            conn.execute(load("batch_entities_insert"), {"rows": fact_rows.rows_json(buf.entities)})
-            self._checks.append(mirror_batch.create_entities(conn, self.owner, buf.vertices))
-        if buf.aliases:
-            conn.execute(load("batch_aliases_insert"), {"rows": fact_rows.rows_json(buf.aliases)})
-        if buf.closes:
-            closed = fact_rows.close_each(conn, buf.closes)
-            self._checks.append(mirror_batch.Written(closed, len(buf.closes), "fact rows closed"))
-        for edge_id, at, status in buf.edge_closes:
-            mirror.close_rel(conn, edge_id, at, status)
-        if buf.facts:
-            fact_rows.insert_with_ids(conn, buf.facts)
-        if buf.edges:
-            self._checks.append(mirror_batch.create_rels(conn, self.owner, buf.edges))
-        if buf.successors:
-            fact_rows.set_successors(conn, buf.successors)
+        self._checks.extend(buf.send(self._real, self.owner))
 
     def finish(self) -> None:
         """Send the buffers, then wait for every statement and check what each wrote."""
@@ -313,6 +278,6 @@ class Buffered:
 
     def flush_if_full(self) -> None:
         """Send the buffers once they hold a chunk, so the server writes while the next operations plan."""
-        if len(self._buf.facts) + len(self._buf.entities) >= CHUNK_ROWS:
+        if self._buf.rows >= CHUNK_ROWS:
             self.flush()
 

@@ -13,8 +13,8 @@ from psycopg.rows import class_row
 from graph.age import mirror
 from graph.errors import InvariantViolation
 from graph.ledger import entities, fact_rows, prefetch, registries
-from graph.ledger.alias_holding import AliasRow, Holding, overlapping
-from graph.ledger.entity import Entity
+from graph.ledger.alias_holding import AliasRow, Holding, NewAlias, overlapping
+from graph.ledger.entity import Entity, NewEntity
 from graph.ledger.fact_rows import FactRow, NewFact
 from graph.sql import load
 
@@ -81,18 +81,19 @@ class Immediate:
         return cursor.execute(load("facts_believed_for_update"),
                               {"subject_id": subject, "predicate": predicate, "scope_id": scope}).fetchall()
 
-    def create_entity(self, values: dict[str, Any]) -> Entity:
-        entity = entities.from_row(self._conn.execute(load("entity_insert"), values).fetchone())
+    def create_entity(self, values: NewEntity) -> Entity:
+        entity = entities.from_row(self._conn.execute(load("entity_insert"), values.columns()).fetchone())
         mirror.create_entity(self._conn, self.owner, entity)
         return entity
 
-    def renamed(self, values: dict[str, Any], entity: Entity) -> Entity:
-        updated = entities.from_row(self._conn.execute(load("entity_update"), {**values, "id": entity.id}).fetchone())
+    def renamed(self, values: NewEntity, entity: Entity) -> Entity:
+        params = {**values.columns(), "id": entity.id}
+        updated = entities.from_row(self._conn.execute(load("entity_update"), params).fetchone())
         mirror.update_entity(self._conn, updated)
         return updated
 
-    def insert_alias(self, values: dict[str, Any]) -> None:
-        self._conn.execute(load("alias_insert"), values)
+    def insert_alias(self, values: NewAlias) -> None:
+        self._conn.execute(load("alias_insert"), values.columns())
 
     def insert_fact(self, row: NewFact) -> UUID:
         done = fact_rows.replace(self._conn, [], [], row.recorded_at, [row]).fetchone()

@@ -8,7 +8,7 @@ which an (Event)-[:EFFECT]->(Entity) edge would not (docs/benchmarks.md, "Why th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -40,6 +40,15 @@ SYNC_HORIZON = timedelta(days=7)  # older actions on the same object are only a 
 TRIGGERED = frozenset({"automation_fire", "follow_up_run"})
 
 
+@dataclass(frozen=True, slots=True)
+class EventRef:
+    """An event named as a cause (graph.ledger.events.lookup: event_by_id.sql, event_by_external_ref.sql)."""
+
+    id: UUID
+    occurred_at: datetime
+    correlation_id: str | None
+
+
 @dataclass(frozen=True)
 class Stamp:
     """The causation an event is recorded with."""
@@ -49,7 +58,7 @@ class Stamp:
     kind: str | None
 
 
-def stamp(conn: psycopg.Connection[Any], op: RecordEvent, cause: Mapping[str, Any] | None,
+def stamp(conn: psycopg.Connection[Any], op: RecordEvent, cause: EventRef | None,
           target_id: UUID | None, run_id: str) -> Stamp:
     """Causation for an event about to be recorded (every event-producing site goes through here).
 
@@ -67,7 +76,7 @@ def stamp(conn: psycopg.Connection[Any], op: RecordEvent, cause: Mapping[str, An
         kind = op.causation_kind or ("trigger" if op.event_type in TRIGGERED else "direct")
         # a follow-up run is a run of its own: linked to what scheduled it, correlated with itself
         keeps = kind != "inferred" and op.event_type != "follow_up_run"
-        return Stamp(cause["id"], op.correlation_id or (cause["correlation_id"] if keeps else None) or run_id, kind)
+        return Stamp(cause.id, op.correlation_id or (cause.correlation_id if keeps else None) or run_id, kind)
     if op.causation_kind is not None:
         raise BadInput("causationKind needs causedBy", code="BAD_CAUSATION")
     if target_id is not None and (op.event_type == "integration_sync" or source_tier(op.source) >= INTEGRATION):

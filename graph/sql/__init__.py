@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import LiteralString
+from uuid import UUID
+
+
+@dataclass(frozen=True, slots=True)
+class IdRow:
+    """A row of one column, `id` (a `RETURNING id`, a `SELECT id`), read with psycopg's class_row."""
+
+    id: UUID
 
 
 def trusted(text: str) -> LiteralString:

@@ -1,4 +1,4 @@
-SELECT id, entity_id, namespace, alias, alias_norm, valid_from, valid_to, source
+SELECT id, entity_id, namespace, alias, valid_from, valid_to, source
 FROM entity_aliases
 WHERE owner_sub = wm_owner() AND id = ANY(%(ids)s)
 ORDER BY recorded_at, id

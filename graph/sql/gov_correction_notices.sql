@@ -2,12 +2,12 @@
 -- believed row closed at the same system time (merges and splits excluded). For a set predicate only a
 -- retraction closes a member of another value, so a retraction and an assertion in one proposal (the
 -- curator's "actually at 19:30", not 19:00) is a replacement too; adding a member alone stays silent.
+-- Columns: graph/governance/review_rows.py CorrectionRow.
 SELECT n.id, n.recorded_at, n.predicate, rt.name AS predicate_name,
        s.ref AS subject_ref, s.canonical_name AS subject_name,
        n.object_kind, n.object_value, ne.canonical_name AS object_name, ne.ref AS object_ref,
        o.id AS previous_id, o.object_kind AS previous_kind, o.object_value AS previous_value,
-       oe.canonical_name AS previous_object_name, oe.ref AS previous_object_ref, o.source AS previous_source,
-       p.run_id
+       oe.canonical_name AS previous_object_name, oe.ref AS previous_object_ref, o.source AS previous_source
 FROM proposals p
 JOIN facts n ON n.owner_sub = p.owner_sub AND n.run_id = p.run_id
 JOIN facts o ON o.owner_sub = n.owner_sub AND o.subject_id = n.subject_id AND o.predicate = n.predicate

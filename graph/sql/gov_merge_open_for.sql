@@ -1,5 +1,5 @@
-SELECT id, merged_id, into_id, previous_status, reason, recorded_at, run_id, event_id, split_at, split_run_id,
-       split_event_id
+-- Columns: graph/governance/split.py Merge.
+SELECT id, merged_id, into_id, previous_status, split_at
 FROM entity_merges
 WHERE owner_sub = wm_owner() AND merged_id = %(merged_id)s AND split_at IS NULL
 FOR UPDATE

@@ -1,5 +1,5 @@
-SELECT m.id, m.merged_id, m.into_id, m.reason, m.recorded_at, m.run_id, m.event_id, m.split_at, m.split_run_id,
-       a.ref AS merged_ref, b.ref AS into_ref
+-- Columns: graph/governance/merge.py MergeRecord.
+SELECT m.id, a.ref AS merged_ref, b.ref AS into_ref, m.reason, m.recorded_at, m.split_at
 FROM entity_merges m
 JOIN entities a ON a.id = m.merged_id
 JOIN entities b ON b.id = m.into_id

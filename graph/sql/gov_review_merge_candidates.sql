@@ -2,6 +2,7 @@
 -- [low, high]). The trigram operator prefilters at pg_trgm.similarity_threshold (0.3 by default) through
 -- the trigram index on names; it is LEAKPROOF since 0008, so the index works under RLS. Only the most
 -- recently touched entities are compared, each with its five most alike.
+-- Columns: graph/governance/review_rows.py MergeCandidate.
 WITH recent AS (
     SELECT e.id, e.kind, e.canonical_name, e.ref, e.created_at
     FROM entities e

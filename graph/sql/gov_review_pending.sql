@@ -1,10 +1,10 @@
 -- Pending facts awaiting the owner, each with the active functional value it would replace, if any.
-SELECT f.id, f.predicate, rt.name AS predicate_name, f.functional, f.object_kind, f.object_value,
-       f.valid_from, f.valid_to, f.source, f.confidence, f.recorded_at, f.reason,
+-- Columns: graph/governance/review_rows.py PendingRow.
+SELECT f.id, rt.name AS predicate_name, f.object_kind, f.object_value, f.source, f.confidence,
        s.ref AS subject_ref, s.canonical_name AS subject_name,
-       o.ref AS object_ref, o.canonical_name AS object_name, sc.ref AS scope_ref,
+       o.canonical_name AS object_name, sc.ref AS scope_ref,
        c.id AS conflict_id, c.object_kind AS conflict_kind, c.object_value AS conflict_value,
-       co.ref AS conflict_object_ref, co.canonical_name AS conflict_object_name
+       co.canonical_name AS conflict_object_name
 FROM facts f
 JOIN entities s ON s.id = f.subject_id
 JOIN relation_types rt ON rt.key = f.predicate

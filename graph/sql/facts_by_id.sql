@@ -1,1 +1,0 @@
-SELECT * FROM facts WHERE id = %(id)s
