@@ -28,6 +28,9 @@ FILLER = FUNCTION_WORDS | {
     "einem", "einer", "oder", "zu", "an", "dein", "deine", "sein", "seine", "ihr", "ihre", "hat", "haben",
     "hatte", "du", "er", "sie", "es", "mir", "mich", "dir", "dich", "uns", "nicht", "noch", "schon", "auch",
     "gerade", "jetzt", "derzeit", "aktuell", "bitte", "sag", "weißt",
+    # verbs of saying frame a question about a conversation ("What did Miguel say about ...?"): every turn
+    # was said, so they pick no turn out, and as a word of their own they cost a full-text scan
+    "say", "says", "said", "mention", "mentioned", "sagen", "sagt", "sagte", "gesagt", "erwähnt", "erwähnte",
 }
 # Question words in German and English -> the predicate words they ask about (a label table, not a model).
 LABELS: dict[str, tuple[str, ...]] = {
