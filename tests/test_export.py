@@ -103,6 +103,27 @@ def test_a_non_empty_owner_is_refused_and_keeps_what_it_had(db: Database) -> Non
     assert export_lines(db, b)[1:-1] == before[1:-1]
 
 
+def test_an_integration_namespace_travels_with_its_owner_and_no_other_owners_does(
+        db: Database, admin_conn: psycopg.Connection) -> None:
+    """Namespace claims are one table for all owners (a claim must be seen by every owner's integrations), so
+    row-level security does not narrow it: the export and the import's emptiness check ask for the owner's
+    own claims. Another owner's claim is neither exported nor in the way of an import, and the owner's own
+    claim arrives with it (once no owner of the importing server holds it, as on another cluster)."""
+    a, b, other = fresh(), fresh(), fresh()
+    load_demo(db, a)
+    mine, theirs = f"ns_{uuid.uuid4().hex[:8]}", f"ns_{uuid.uuid4().hex[:8]}"
+    for namespace, who in ((mine, a), (theirs, other)):
+        admin_conn.execute("INSERT INTO registry_namespaces (namespace, owner_sub, integration) "
+                           "VALUES (%s, %s, 'feeder')", (namespace, who))
+    lines = export_lines(db, a)
+    assert [r["namespace"] for r in records(lines, "registry_namespace")] == [mine]
+    admin_conn.execute("DELETE FROM registry_namespaces WHERE namespace = %s", (mine,))
+    import_lines(db, b, lines)
+    row = admin_conn.execute("SELECT owner_sub FROM registry_namespaces WHERE namespace = %s", (mine,)).fetchone()
+    assert row is not None and row[0] == b
+    assert records(export_lines(db, b), "registry_namespace")[0]["namespace"] == mine
+
+
 @pytest.mark.parametrize("damage", ["other_format", "other_version", "truncated", "cut_line", "unknown_type",
                                     "empty"])
 def test_a_bad_file_is_refused_and_nothing_is_written(db: Database, damage: str) -> None:

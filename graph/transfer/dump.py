@@ -1,7 +1,7 @@
 """Export: the owner's whole memory as the lines of a worldmem-export file (graph/transfer/format.py).
 
 Everything is read in one read-only transaction pinned to the owner, so the file is one consistent state
-and row-level security makes it impossible for another owner's row to appear in it."""
+and only the owner's rows are read (row-level security, and the owner written out for the one table without)."""
 
 from __future__ import annotations
 
