@@ -22,6 +22,7 @@ from graph.ledger.registries import register_relation_types
 from graph.ledger.tokens import owner_principal
 from graph.platform.db import Database
 from graph.reads.temporal import FactView
+from graph.sql import load
 from tests.gql import MakeToken, client, gql, make_token  # noqa: F401
 
 T0 = datetime(2026, 3, 3, 18, tzinfo=UTC)
@@ -132,7 +133,7 @@ def test_about_now_the_turns_with_every_word_are_read_first_and_each_word_only_w
     real = db.read_round
 
     def recording(who: str, statements: list[Any], **kw: Any) -> list[list[dict[str, Any]]]:
-        sets.extend(p["terms"] for _, p in statements if isinstance(p, dict) and "terms" in p)
+        sets.extend(p["terms"] for text, p in statements if text == load("finder_search_episodes"))
         return real(who, statements, **kw)
 
     monkeypatch.setattr(db, "read_round", recording)

@@ -21,7 +21,7 @@ from typing import Any, LiteralString
 from pydantic import BaseModel, Field
 
 from graph.agent.render import Statement
-from graph.finder.answers import LABELS, WORD_CAP, content_words, same_word, tsquery_terms, tsquery_text
+from graph.finder.answers import LABELS, content_words, same_word, tsquery_terms, tsquery_text
 from graph.finder.query_names import words
 from graph.finder.search import boosted
 from graph.governance.phrases import Lang, language_of
@@ -30,6 +30,9 @@ from graph.sql import load
 
 MAX_EPISODES = 3
 CANDIDATES = 10  # turns read before the share rule picks
+# Turns of one candidate set ranked (the search ranks graph.finder.answers.WORD_CAP): ranking reads each
+# candidate's row (3 a page, the vector inline), and the block shows three of ten
+CAP = 50
 MIN_SHARE = 0.5  # of the message's content words a turn holds
 AROUND = timedelta(days=7)  # a valid time's turns: said within a week of it first, up to a week after it
 MAX_CHARS = 400  # of one turn's text in the block
@@ -108,7 +111,7 @@ def _staged(terms: list[str], valid_time: bool) -> bool:
 def _episodes(content: list[str], terms: list[str], at: datetime,
               valid_time: bool) -> tuple[LiteralString, dict[str, Any]]:
     return (load("finder_search_episodes"), {"words": tsquery_text(content), "terms": text_array(terms),
-                                             "cap": WORD_CAP, "k": CANDIDATES, "from": None,
+                                             "cap": CAP, "k": CANDIDATES, "from": None,
                                              "to": at + AROUND if valid_time else None})
 
 

@@ -37,6 +37,7 @@ from graph.codemode.conventions import Convention
 from graph.codemode.section import codemode_sections
 from graph.errors import WorldmemError
 from graph.finder import search as finder
+from graph.finder.rounds import owner_rounds
 from graph.platform import metrics
 from graph.platform.db import Database
 from graph.platform.tracing import span
@@ -123,8 +124,7 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     linked, unclear = linking.link(found, rows, chat_ns, at)
     from_finder = not linked and not unclear and bool(found)
     if from_finder:  # lazy: the finder only when linking found nothing
-        with db.owner_tx(owner, read_only=True) as conn:
-            linked = finder.context_entities(conn, req.message, at)
+        linked = finder.context_entities(owner_rounds(db, owner, spare=False), req.message, at)
     me = _owner(rows)
     policy_ids = _unique(r["id"] for r in rows if r["via"] == "policy")
     linked_ids = [m.id for m in linked]
@@ -174,11 +174,13 @@ def _past_turns(db: Database, owner: str, req: ContextRequest, result: WorldCont
     asked, more = context_episodes.queries(req.message, at, req.at is not None)
     if not asked:
         return ""
-    rows, language = db.read_round(owner, asked)
+    # generic plans: with the server's default the turns' statement was planned anew on every call (its generic
+    # plan looks dearer to the planner and takes the same index, finder_search_episodes.sql)
+    rows, language = db.read_round(owner, asked, generic_plans=True)
     result.episodes = context_episodes.pick(req.message, rows, req.at)
     if more and len(result.episodes) < context_episodes.MAX_EPISODES:
         seen = {r["id"] for r in rows}
-        rows += [r for r in db.read_round(owner, more)[0] if r["id"] not in seen]
+        rows += [r for r in db.read_round(owner, more, generic_plans=True)[0] if r["id"] not in seen]
         result.episodes = context_episodes.pick(req.message, rows, req.at)
     return context_episodes.title(language)
 

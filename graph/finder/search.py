@@ -278,9 +278,11 @@ CONTEXT_LISTS: tuple[Lists, ...] = ("name", "text")
 MAX_CONTEXT = 3
 
 
-def context_entities(conn: psycopg.Connection[Any], message: str, at: datetime) -> list[EntityMatch]:
+def context_entities(where: psycopg.Connection[Any] | Rounds, message: str, at: datetime) -> list[EntityMatch]:
     """The context builder's fallback when deterministic linking found nothing: the entities that names and
-    projection texts point at (no model call: the hot path stays fast), at most MAX_CONTEXT, via "finder"."""
-    fused = search(conn, Query(text=" ".join(message.split())[:300], limit=MAX_CONTEXT, lists=CONTEXT_LISTS),
+    projection texts point at (no model call: the hot path stays fast), at most MAX_CONTEXT, via "finder".
+    The builder gives it rounds of their own (`owner_rounds`): one round trip, and the lists' generic plans
+    (finder_set_plans), where a transaction of the caller's planned both statements anew on every call."""
+    fused = search(where, Query(text=" ".join(message.split())[:300], limit=MAX_CONTEXT, lists=CONTEXT_LISTS),
                    None, at)
     return [h.entity.model_copy(update={"via": "finder", "score": h.score}) for h in fused.hits if h.entity]
