@@ -1,6 +1,6 @@
 """Recall at scale: searchWorldMemory and worldContext over 100,000 episodes and 10,000 entities of one owner.
 
-    python -m bench.recall_scale [--episodes 100000] [--entities 10000] [--runs 200] [--keep]
+    python -m bench.recall_scale [--episodes 100000] [--entities 10000] [--runs 200] [--keep] [--warm 10] [--http]
 
 On a database of its own (`worldmem_recall_scale`, dropped at the end unless `--keep`; a kept one holding the
 same seed is reused, so only the first run pays for the seed): owner A gets `--entities` people (committed
@@ -14,13 +14,17 @@ import's own speed is measured by bench.import_turns.
 
 Reported, through the app (GraphQL over in-process ASGI, an owner token; the offline model embeds each
 query anew): searchWorldMemory p50 / p95 / p99, hybrid, for A (target p95 <= 30 ms) and for B, and
-worldContext for A (target p95 <= 10 ms). A checkout without importConversation stops with a message
+worldContext for A (target p95 <= 10 ms). `--http`: through one `worldmem serve` process over HTTP instead
+(the client in another process than the server, as an agent calls it). `--warm N`: N calls per read before
+the measured ones; a pooled connection plans each statement anew for its first executions, so a short
+warm-up measures part of the pool's start. A checkout without importConversation stops with a message
 before it creates a database.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import statistics
 import sys
@@ -73,8 +77,10 @@ def percentiles(times: list[float]) -> dict[str, float]:
     return {"p50": statistics.median(times), "p95": cuts[94], "p99": cuts[98]}
 
 
-def timed(fn: Callable[[str], object], inputs: list[str]) -> dict[str, float]:
-    for q in inputs[:10]:  # warm-up: plans and the model's first calls
+def timed(fn: Callable[[str], object], inputs: list[str], warm: int = 10) -> dict[str, float]:
+    # warm-up: the model's first calls, and the statements' plans (each pooled connection plans a statement
+    # anew for its first executions, until psycopg prepares it and the server keeps a generic plan)
+    for q in (inputs * (warm // max(len(inputs), 1) + 1))[:warm]:
         fn(q)
     times = []
     for q in inputs:
@@ -90,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entities", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=200, help="calls per measured read")
     parser.add_argument("--keep", action="store_true", help="keep the database (a later run reuses its seed)")
+    parser.add_argument("--warm", type=int, default=10, help="calls per measured read before the measured ones")
+    parser.add_argument("--http", action="store_true",
+                        help="through one `worldmem serve` process over HTTP instead of the in-process app")
     args = parser.parse_args(argv)
     if capabilities().missing():
         print(f"bench.recall_scale: this checkout's API lacks {', '.join(capabilities().missing())}; nothing was run.",
@@ -99,9 +108,11 @@ def main(argv: list[str] | None = None) -> int:
 
     with seeded(Seed(episodes=args.episodes, entities=args.entities, owner=OWNER_A, quiet=OWNER_B),
                 turns, keep=args.keep) as (admin, app):
-        rows = measure(admin, app, args.runs)
+        rows = (measure_http(admin, args.runs, args.warm) if args.http
+                else measure(admin, app, args.runs, args.warm))
     print(f"\n{args.episodes:,} episodes + {args.entities:,} entities (owner A), {args.entities:,} entities "
-          f"(owner B), {args.runs} calls each after 10 warm-up calls, through the app\n")
+          f"(owner B), {args.runs} calls each after {args.warm} warm-up calls, "
+          f"{'over HTTP' if args.http else 'through the app'}\n")
     print("| read | p50 ms | p95 ms | p99 ms |\n|---|---:|---:|---:|")
     for name, p in rows.items():
         print(f"| {name} | {p['p50']:.1f} | {p['p95']:.1f} | {p['p99']:.1f} |")
@@ -112,7 +123,7 @@ SEARCH = "query($q: String!) { searchWorldMemory(query: $q, limit: 10) { mode hi
 CONTEXT = "query($m: String!) { worldContext(message: $m) { tokens } }"
 
 
-def measure(admin: str, app: str, runs: int) -> dict[str, dict[str, float]]:
+def measure(admin: str, app: str, runs: int, warm: int = 10) -> dict[str, dict[str, float]]:
     from fastapi.testclient import TestClient
 
     from graph.finder import query_vectors
@@ -137,9 +148,40 @@ def measure(admin: str, app: str, runs: int) -> dict[str, dict[str, float]]:
 
         modes = {call(OWNER_A, SEARCH, {"q": 1})(q)["data"]["searchWorldMemory"]["mode"] for q in QUERIES}
         print(f"[recall-scale] owner A's search modes: {sorted(modes)}", flush=True)
-        return {"searchWorldMemory, owner with episodes": timed(call(OWNER_A, SEARCH, {"q": 1}), qs),
-                "searchWorldMemory, owner without episodes": timed(call(OWNER_B, SEARCH, {"q": 1}), qs),
-                "worldContext, owner with episodes": timed(call(OWNER_A, CONTEXT, {"m": 1}), qs)}
+        return {"searchWorldMemory, owner with episodes": timed(call(OWNER_A, SEARCH, {"q": 1}), qs, warm),
+                "searchWorldMemory, owner without episodes": timed(call(OWNER_B, SEARCH, {"q": 1}), qs, warm),
+                "worldContext, owner with episodes": timed(call(OWNER_A, CONTEXT, {"m": 1}), qs, warm)}
+
+
+def measure_http(admin: str, runs: int, warm: int = 10) -> dict[str, dict[str, float]]:
+    """The same reads through one `worldmem serve` process (its defaults: hybrid search, the offline model, the
+    finder's sweep) over HTTP, the client in this process. A search's text gets a word of its own each call
+    (as bench.recall_ab), so the server embeds every query anew."""
+    import httpx
+
+    from bench.http_server import serve
+    from bench.recall_seed import NAME
+    from graph.ledger.tokens import create_token
+
+    qs = [QUERIES[i % len(QUERIES)] for i in range(runs)]
+    counter = itertools.count()
+    with serve(NAME) as (_, port), httpx.Client(timeout=60) as client:
+        def call(owner: str, query: str, key: str) -> Callable[[str], dict[str, Any]]:
+            headers = {"Authorization": f"Bearer {create_token(admin, owner)}"}
+
+            def one(q: str) -> dict[str, Any]:
+                n = next(counter)
+                text = f"{q} {'abcdefghij'[n % 10]}{n}" if key == "q" else q
+                body: dict[str, Any] = client.post(f"http://127.0.0.1:{port}/graphql", headers=headers, json={
+                    "query": query, "variables": {key: text}}).json()
+                if body.get("errors"):
+                    raise RuntimeError(f"{query.split('(')[0]}: {body['errors'][:1]}")
+                return body
+            return one
+
+        return {"searchWorldMemory, owner with episodes": timed(call(OWNER_A, SEARCH, "q"), qs, warm),
+                "searchWorldMemory, owner without episodes": timed(call(OWNER_B, SEARCH, "q"), qs, warm),
+                "worldContext, owner with episodes": timed(call(OWNER_A, CONTEXT, "m"), qs, warm)}
 
 
 if __name__ == "__main__":
