@@ -22,6 +22,7 @@ from temporalio.client import Client
 from tests.hostile_http import free_port
 
 STARTUP_S = 60
+ATTEMPTS = 3  # starts on new ports when a port the server wanted was taken
 
 
 def temporal_cli() -> str:
@@ -35,6 +36,14 @@ def temporal_cli() -> str:
 def spawn(port: int, log: Path, db_file: Path | None = None) -> subprocess.Popen[bytes]:
     """Start a dev server on `port` and wait until it accepts connections; with `db_file` its state (histories,
     task queues) is kept in that SQLite file, so a server started again on the same file resumes it."""
+    proc = _started(port, log, db_file)
+    if proc is None:
+        pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
+    return proc
+
+
+def _started(port: int, log: Path, db_file: Path | None = None) -> subprocess.Popen[bytes] | None:
+    """The started server, or None when it exited or did not answer within STARTUP_S (then it is stopped)."""
     cmd = [temporal_cli(), "server", "start-dev", "--headless", "--ip", "127.0.0.1", "--port", str(port),
            "--http-port", str(free_port()), "--metrics-port", str(free_port()), "--log-level", "error"]
     if db_file is not None:
@@ -45,7 +54,7 @@ def spawn(port: int, log: Path, db_file: Path | None = None) -> subprocess.Popen
     while not _answers(port):
         if proc.poll() is not None or time.monotonic() > deadline:
             stop(proc)
-            pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
+            return None
         time.sleep(0.1)
     return proc
 
@@ -73,8 +82,17 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 @contextmanager
 def dev_server(log: Path) -> Iterator[str]:
     """A started dev server's address (127.0.0.1:port); stopped on exit."""
-    port = free_port()
-    proc = spawn(port, log)
+    # The server also opens listeners of its own beside `port` (its matching service's gRPC port, for one),
+    # which a free `port` does not make free: when one of them is taken it exits ("address already in use"),
+    # and it starts again on another port.
+    for _ in range(ATTEMPTS):
+        port = free_port()
+        started = _started(port, log)
+        if started is not None or "address already in use" not in log.read_text():
+            break
+    if started is None:
+        pytest.fail(f"temporal dev server did not start: {log.read_text()[-2000:]}")
+    proc = started
     try:
         yield f"127.0.0.1:{port}"
     finally:
