@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -26,28 +26,21 @@ FACT_COLUMNS = ("id", "subject_id", "predicate", "functional", "object_kind", "o
                 "valid_from", "valid_to", "recorded_at", "observed_at", "believed", "source", "source_trust_tier",
                 "changed_by", "caused_by_event_id", "confidence", "memory_type", "status", "scope_entity_id",
                 "scope_kind", "priority", "supersedes_fact_id", "run_id", "op_index", "evidence", "reason")
-FACT_ROW_FIELDS = ("id", "subject_id", "predicate", "functional", "valid_from", "valid_to", "object_kind",
-                   "object_value", "object_entity_id", "observed_at", "source", "source_trust_tier", "changed_by",
-                   "caused_by_event_id", "confidence", "memory_type", "scope_entity_id", "scope_kind", "priority",
-                   "evidence", "reason")
 # what facts_replace.sql reads as it is (it numbers the rows and chooses their ids)
 _REPLACED = [k for k in FACT_COLUMNS if k not in ("id", "object_value", "evidence")]
 
 
-# FactRow and NewFact are not frozen: a frozen dataclass sets each of its 20-odd fields through
-# object.__setattr__, which made building them a visible share of a bulk commit's client time.
+# Said and its rows are not frozen: a frozen dataclass sets each of its 20-odd fields through
+# object.__setattr__, which made building them a visible share of a bulk commit's client time. No slots either:
+# NewFact.columns() copies the instance's __dict__.
 @dataclass
-class FactRow:
-    """A fact row believed now, as the time planner and the writers read it (locked for the transaction).
+class Said:
+    """What a fact row says and on what evidence, the columns its three shapes share: a believed row
+    (FactRow), a claim not yet placed in time (Claim) and a row to insert (NewFact)."""
 
-    The columns commit_prefetch.sql reads for it; statements that read `facts.*` go through `believed_row`."""
-
-    id: UUID
     subject_id: UUID
     predicate: str
     functional: bool
-    valid_from: datetime
-    valid_to: datetime | None
     object_kind: str
     object_value: Any
     object_entity_id: UUID | None
@@ -64,22 +57,8 @@ class FactRow:
     evidence: Any
     reason: str | None
 
-    @classmethod
-    def of(cls, columns: dict[str, Any]) -> FactRow:
-        """The row of a mapping holding at least its columns (a written row, a `facts.*` row)."""
-        return cls(**{name: columns[name] for name in FACT_ROW_FIELDS})
 
-    def claim(self, *, functional: bool | None = None, changed_by: str | None = None) -> Claim:
-        """What the row says, to be written again over another period (a piece of it, a copy): `functional`
-        as given, else the row's; `changed_by` as given (None: the writing run)."""
-        return Claim(
-            subject_id=self.subject_id, predicate=self.predicate,
-            functional=self.functional if functional is None else functional, object_kind=self.object_kind,
-            object_value=self.object_value, object_entity_id=self.object_entity_id, observed_at=self.observed_at,
-            source=self.source, source_trust_tier=self.source_trust_tier, changed_by=changed_by,
-            caused_by_event_id=self.caused_by_event_id, confidence=self.confidence, memory_type=self.memory_type,
-            scope_entity_id=self.scope_entity_id, scope_kind=self.scope_kind, priority=self.priority,
-            evidence=self.evidence, reason=self.reason)
+SAID_FIELDS = tuple(f.name for f in fields(Said))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,29 +70,10 @@ class Stamp:
     op_index: int
 
 
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """What a fact row says and on what evidence, before a handler places it in time (`placed`): an assertion
-    (graph.ledger.ops), a piece of a believed row, a governance copy (graph.governance)."""
-
-    subject_id: UUID
-    predicate: str
-    functional: bool
-    object_kind: str
-    object_value: Any
-    object_entity_id: UUID | None
-    observed_at: datetime | None
-    source: str
-    source_trust_tier: int
-    changed_by: str | None
-    caused_by_event_id: UUID | None
-    confidence: float
-    memory_type: str | None
-    scope_entity_id: UUID | None
-    scope_kind: str | None
-    priority: int | None
-    evidence: Any
-    reason: str | None
+@dataclass
+class Claim(Said):
+    """A claim before a handler places it in time (`placed`): an assertion (graph.ledger.ops), a piece of a
+    believed row, a governance copy (graph.governance)."""
 
     def placed(self, period: Interval, status: str, supersedes: UUID | str | None, stamp: Stamp) -> NewFact:
         """The row to insert: believed over `period` when active; changed by the writing run unless the claim
@@ -131,36 +91,44 @@ class Claim:
 
 
 @dataclass
-class NewFact:
+class FactRow(Said):
+    """A fact row believed now, as the time planner and the writers read it (locked for the transaction).
+
+    The columns commit_prefetch.sql reads for it; statements that read `facts.*` go through `believed_row`."""
+
+    id: UUID
+    valid_from: datetime
+    valid_to: datetime | None
+
+    @classmethod
+    def of(cls, columns: dict[str, Any]) -> FactRow:
+        """The row of a mapping holding at least its columns (a written row, a `facts.*` row)."""
+        return cls(**{name: columns[name] for name in FACT_ROW_FIELDS})
+
+    def claim(self, *, functional: bool | None = None, changed_by: str | None = None) -> Claim:
+        """What the row says, to be written again over another period (a piece of it, a copy): `functional`
+        as given, else the row's; `changed_by` as given (None: the writing run)."""
+        said = {name: getattr(self, name) for name in SAID_FIELDS}
+        return Claim(**{**said, "functional": self.functional if functional is None else functional,
+                        "changed_by": changed_by})
+
+
+FACT_ROW_FIELDS = tuple(f.name for f in fields(FactRow))
+
+
+@dataclass
+class NewFact(Said):
     """A fact row to insert, as a handler placed it (`Claim.placed`: every column of `facts` a writer sets but
     its id)."""
 
-    subject_id: UUID
-    predicate: str
-    functional: bool
-    object_kind: str
-    object_value: Any
-    object_entity_id: UUID | None
     valid_from: datetime
     valid_to: datetime | None
     recorded_at: datetime
-    observed_at: datetime | None
     believed: bool
-    source: str
-    source_trust_tier: int
-    changed_by: str | None
-    caused_by_event_id: UUID | None
-    confidence: float
-    memory_type: str | None
     status: str
-    scope_entity_id: UUID | None
-    scope_kind: str | None
-    priority: int | None
     supersedes_fact_id: UUID | str | None
     run_id: str
     op_index: int
-    evidence: Any
-    reason: str | None
 
     @property
     def has_edge(self) -> bool:

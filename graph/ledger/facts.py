@@ -12,13 +12,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from graph.ledger.fact_rows import Claim, FactRow, NewFact
+from graph.ledger.fact_rows import FactRow, NewFact, Said
 from graph.ledger.timeline import Belief, Interval
 
 if TYPE_CHECKING:
     from graph.ledger.writer import Writer
 
-def value_key(row: FactRow | Claim | Mapping[str, Any]) -> str:
+def value_key(row: Said | Mapping[str, Any]) -> str:
     """A comparable form of a row's object (believed, or about to be written): the entity id, or canonical JSON
     of the literal."""
     if isinstance(row, Mapping):

@@ -19,7 +19,7 @@ from psycopg.rows import class_row
 
 from graph.errors import Conflict
 from graph.ledger import facts
-from graph.ledger.fact_rows import Claim, FactRow
+from graph.ledger.fact_rows import Claim, FactRow, Said
 from graph.ledger.normal import normal_value_key
 from graph.ledger.op_context import OpContext
 from graph.ledger.trust import lifts_suppression
@@ -45,7 +45,7 @@ class Marker:
     scope_entity_id: UUID | None
 
 
-def key(row: FactRow | Claim) -> Key:
+def key(row: Said) -> Key:
     """The marker key of a fact row (as stored, or as about to be inserted)."""
     return Key(row.subject_id, row.predicate, facts.value_key(row), row.scope_entity_id)
 
