@@ -123,34 +123,27 @@ SEARCH = "query($q: String!) { searchWorldMemory(query: $q, limit: 10) { mode hi
 CONTEXT = "query($m: String!) { worldContext(message: $m) { tokens } }"
 
 
+Call = Callable[[str], dict[str, Any]]
+
+
 def measure(admin: str, app: str, runs: int, warm: int = 10) -> dict[str, dict[str, float]]:
     from fastapi.testclient import TestClient
 
     from graph.finder import query_vectors
-    from graph.ledger.tokens import create_token
     from graph.settings import get_settings
     from resolvers.app import create_app
 
     settings = get_settings().model_copy(update={"finder_sweep_s": 0.0, "embedding_provider": "offline"})
-    qs = [QUERIES[i % len(QUERIES)] for i in range(runs)]
+
+    def fresh(q: str) -> str:
+        query_vectors.forget()  # each query embedded, as a new question is
+        return q
+
     with TestClient(create_app(settings, database_url=app)) as client:
-        def call(owner: str, query: str, variables: dict[str, Any]) -> Callable[[str], dict[str, Any]]:
-            headers = {"Authorization": f"Bearer {create_token(admin, owner)}"}
-
-            def one(q: str) -> dict[str, Any]:
-                query_vectors.forget()  # each query embedded, as a new question is
-                body: dict[str, Any] = client.post("/graphql", headers=headers, json={
-                    "query": query, "variables": {k: q for k in variables}}).json()
-                if body.get("errors"):
-                    raise RuntimeError(f"{query.split('(')[0]}: {body['errors'][:1]}")
-                return body
-            return one
-
-        modes = {call(OWNER_A, SEARCH, {"q": 1})(q)["data"]["searchWorldMemory"]["mode"] for q in QUERIES}
+        modes = {_call(client, admin, OWNER_A, SEARCH, "q", fresh)(q)["data"]["searchWorldMemory"]["mode"]
+                 for q in QUERIES}
         print(f"[recall-scale] owner A's search modes: {sorted(modes)}", flush=True)
-        return {"searchWorldMemory, owner with episodes": timed(call(OWNER_A, SEARCH, {"q": 1}), qs, warm),
-                "searchWorldMemory, owner without episodes": timed(call(OWNER_B, SEARCH, {"q": 1}), qs, warm),
-                "worldContext, owner with episodes": timed(call(OWNER_A, CONTEXT, {"m": 1}), qs, warm)}
+        return _reads(client, admin, runs, warm, fresh)
 
 
 def measure_http(admin: str, runs: int, warm: int = 10) -> dict[str, dict[str, float]]:
@@ -161,28 +154,42 @@ def measure_http(admin: str, runs: int, warm: int = 10) -> dict[str, dict[str, f
 
     from bench.http_server import serve
     from bench.recall_seed import NAME
+
+    counter = itertools.count()
+
+    def fresh(q: str) -> str:
+        n = next(counter)
+        return f"{q} {'abcdefghij'[n % 10]}{n}"
+
+    with serve(NAME) as (_, port), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+        return _reads(client, admin, runs, warm, fresh)
+
+
+def _reads(client: Any, admin: str, runs: int, warm: int, fresh: Callable[[str], str]) -> dict[str, dict[str, float]]:
+    """The three measured reads through `client` (the in-process app's or one over HTTP); `fresh` makes a
+    search's text new to the server's query-vector memory."""
+    qs = [QUERIES[i % len(QUERIES)] for i in range(runs)]
+    def read(owner: str, query: str, key: str, text: Callable[[str], str]) -> dict[str, float]:
+        return timed(_call(client, admin, owner, query, key, text), qs, warm)
+
+    return {"searchWorldMemory, owner with episodes": read(OWNER_A, SEARCH, "q", fresh),
+            "searchWorldMemory, owner without episodes": read(OWNER_B, SEARCH, "q", fresh),
+            "worldContext, owner with episodes": read(OWNER_A, CONTEXT, "m", str)}
+
+
+def _call(client: Any, admin: str, owner: str, query: str, key: str, text: Callable[[str], str]) -> Call:
+    """One read as a function of its input: POST /graphql with the owner's token, `key` set to `text(input)`."""
     from graph.ledger.tokens import create_token
 
-    qs = [QUERIES[i % len(QUERIES)] for i in range(runs)]
-    counter = itertools.count()
-    with serve(NAME) as (_, port), httpx.Client(timeout=60) as client:
-        def call(owner: str, query: str, key: str) -> Callable[[str], dict[str, Any]]:
-            headers = {"Authorization": f"Bearer {create_token(admin, owner)}"}
+    headers = {"Authorization": f"Bearer {create_token(admin, owner)}"}
 
-            def one(q: str) -> dict[str, Any]:
-                n = next(counter)
-                text = f"{q} {'abcdefghij'[n % 10]}{n}" if key == "q" else q
-                body: dict[str, Any] = client.post(f"http://127.0.0.1:{port}/graphql", headers=headers, json={
-                    "query": query, "variables": {key: text}}).json()
-                if body.get("errors"):
-                    raise RuntimeError(f"{query.split('(')[0]}: {body['errors'][:1]}")
-                return body
-            return one
-
-        return {"searchWorldMemory, owner with episodes": timed(call(OWNER_A, SEARCH, "q"), qs, warm),
-                "searchWorldMemory, owner without episodes": timed(call(OWNER_B, SEARCH, "q"), qs, warm),
-                "worldContext, owner with episodes": timed(call(OWNER_A, CONTEXT, "m"), qs, warm)}
-
+    def one(q: str) -> dict[str, Any]:
+        body: dict[str, Any] = client.post("/graphql", headers=headers, json={
+            "query": query, "variables": {key: text(q)}}).json()
+        if body.get("errors"):
+            raise RuntimeError(f"{query.split('(')[0]}: {body['errors'][:1]}")
+        return body
+    return one
 
 if __name__ == "__main__":
     sys.exit(main())
