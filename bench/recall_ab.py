@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 
 from bench.http_server import serve
-from bench.recall_scale import OWNER_A, OWNER_B, QUERIES
+from bench.recall_scale import OWNER_A, OWNER_B, QUERIES, new_text
 from bench.recall_seed import NAME
 from graph.ledger.tokens import create_token
 from graph.platform.connect import admin_url
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.runs + 20):
             for owner, token in tokens.items():
                 # search: a word that changes the query a little, so neither server remembers its embedding
-                q = f"{QUERIES[i % len(QUERIES)]} {'abcdefghij'[i % 10]}{i}"
+                q = new_text(QUERIES[i % len(QUERIES)], i)
                 asked = {"query": SEARCH, "variables": {"q": q, "m": args.mode}} if args.read == "search" else {
                     "query": CONTEXT, "variables": {"m": QUERIES[i % len(QUERIES)]}}
                 for side in rng.sample(list(sides), len(sides)):

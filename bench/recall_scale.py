@@ -126,6 +126,11 @@ CONTEXT = "query($m: String!) { worldContext(message: $m) { tokens } }"
 Call = Callable[[str], dict[str, Any]]
 
 
+def new_text(q: str, n: int) -> str:
+    """`q` with a word of its own (the n-th), so a server's query-vector memory has not seen it."""
+    return f"{q} {'abcdefghij'[n % 10]}{n}"
+
+
 def measure(admin: str, app: str, runs: int, warm: int = 10) -> dict[str, dict[str, float]]:
     from fastapi.testclient import TestClient
 
@@ -158,8 +163,7 @@ def measure_http(admin: str, runs: int, warm: int = 10) -> dict[str, dict[str, f
     counter = itertools.count()
 
     def fresh(q: str) -> str:
-        n = next(counter)
-        return f"{q} {'abcdefghij'[n % 10]}{n}"
+        return new_text(q, next(counter))
 
     with serve(NAME) as (_, port), httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
         return _reads(client, admin, runs, warm, fresh)
