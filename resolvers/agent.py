@@ -163,12 +163,16 @@ async def world_context(info: Info[Any, Any], message: str, chat_id: str | None 
                                  scope_chain=[_t(s) for s in [*([scope] if scope else []),
                                                               *(scope_chain or [])][:MAX_CHAIN]],
                                  budget_tokens=_clamp(budget_tokens, 50, 100_000), at=valid_time)
-        view = await blocking(context.world_context, database(info), who.owner, request)
+        view = await offload_spare(_context, database(info), who.owner, request)
     except Exception:
         log.exception("worldContext failed before the builder ran")
         view = context.WorldContext(budget_tokens=budget_tokens,
                                     warnings=["memory unavailable (internal error); continuing without world state"])
     return WorldContext.from_view(view)
+
+
+def _context(spare: bool, db: Database, owner: str, request: ContextRequest) -> context.WorldContext:
+    return context.world_context(db, owner, request, spare=spare)
 
 
 @strawberry.type

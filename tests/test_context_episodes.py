@@ -10,6 +10,7 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
+from graph.agent import context_episodes
 from graph.agent.context_episodes import MAX_EPISODES, answered, pick
 from graph.agent.render import Statement
 from graph.agent.world_context import ContextRequest, build
@@ -146,3 +147,29 @@ def test_about_now_the_turns_with_every_word_are_read_first_and_each_word_only_w
     # no turn holds all three words: then each word alone (with the first round's rows, as one read before)
     assert sets == ['{"dentist & call & back"}', '{"dentist","call","back"}']
     assert any("called back" in e.text for e in view.episodes)
+
+
+def test_turns_read_beside_the_block_are_the_ones_read_after_it_and_unused_when_the_facts_answer(
+        db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`spare`: a question's first round of turns goes out on a second connection before the block's rounds
+    (context_episodes.ahead); what the block shows is the same as when it is read after them."""
+    load_demo(db, owner, now=NOW)
+    said(db, owner, "old", ("g1", "Ich gehe dienstags ins Fitnessstudio am Marktplatz", T0),
+         ("h1", "Luna is hungry all the time lately", T0))
+    beside: list[str] = []
+    real = context_episodes.ahead
+
+    def counting(*args: Any) -> Any:
+        got = real(*args)
+        beside.append("read" if got is not None else "none")
+        return got
+
+    monkeypatch.setattr(context_episodes, "ahead", counting)
+    for message in ("Welches Fitnessstudio?", "In welches Fitnessstudio gehe ich dienstags?"):
+        after = build(db, owner, ContextRequest(message=message))
+        ahead = build(db, owner, ContextRequest(message=message), spare=True)
+        assert ahead.episodes and ahead.episodes == after.episodes and ahead.markdown == after.markdown
+    answered_view = build(db, owner, ContextRequest(message="Is Luna hungry?", chat_id="c1"), spare=True)
+    assert answered_view.linked and answered_view.episodes == []  # read beside, and not used
+    assert build(db, owner, ContextRequest(message="Buch mir das Fitnessstudio"), spare=True).episodes == []
+    assert beside == ["read", "read", "read", "none"]  # no question, nothing read beside

@@ -14,7 +14,9 @@ a week of it ranked first.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any, LiteralString
 
@@ -26,6 +28,7 @@ from graph.finder.query_names import words
 from graph.finder.search import boosted
 from graph.governance.phrases import Lang, language_of
 from graph.platform.arrays import text_array
+from graph.platform.db import Database
 from graph.sql import load
 
 MAX_EPISODES = 3
@@ -42,6 +45,10 @@ QUESTION_WORDS = frozenset({
     "welches", "welchen", "warum", "weshalb", "wieso", "wem", "wen", "wessen", "ist", "sind", "hat", "habe", "hast",
     "kann", "gibt", "weißt"})
 TITLE: dict[Lang, str] = {"de": "Frühere Gespräche", "en": "Past conversations"}
+# The first round of past turns, read beside the block's rounds (`ahead`): as many at once as the app's pool
+# has connections
+BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="context-turns")
+Rows = list[list[dict[str, Any]]]
 
 
 class ContextEpisode(BaseModel):
@@ -99,6 +106,18 @@ def queries(message: str, at: datetime, valid_time: bool) -> tuple[Round, Round]
         return [_episodes(content, terms, at, valid_time), language], []
     return ([_episodes(content, terms[-1:], at, valid_time), language],
             [_episodes(content, terms[:-1], at, valid_time)])
+
+
+def ahead(db: Database, owner: str, message: str, at: datetime, valid_time: bool) -> Future[Rows] | None:
+    """The first round of `queries` sent at once on a pooled connection of its own, beside the block's rounds
+    (graph.agent.world_context), or None when a question would read no turn. Whether the facts answer is known
+    only after those rounds; reading the turns meanwhile takes their 1-3 ms at 100,000 turns off a question's
+    time (bench.recall_scale), and when the facts do answer, the rows are not used."""
+    asked, _ = queries(message, at, valid_time)
+    if not asked:
+        return None
+    # in the caller's context: what the request collects (safe_times' notes of clamped times) sees its rows too
+    return BESIDE.submit(contextvars.copy_context().run, db.read_round, owner, asked, generic_plans=True)
 
 
 def _staged(terms: list[str], valid_time: bool) -> bool:

@@ -18,6 +18,7 @@ Memory must never break a run: `world_context` turns any failure into an empty b
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Future, wait
 from datetime import datetime, timedelta
 from typing import Any, LiteralString
 from uuid import UUID
@@ -87,15 +88,16 @@ class WorldContext(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
 
-def world_context(db: Database, owner: str, request: ContextRequest) -> WorldContext:
-    """The block, or an empty one with a warning: memory never breaks the agent's run.
+def world_context(db: Database, owner: str, request: ContextRequest, *, spare: bool = False) -> WorldContext:
+    """The block, or an empty one with a warning: memory never breaks the agent's run. `spare`: a question
+    may read its past turns on a second pooled connection beside the block (context_episodes.ahead).
 
     Traced as the span context.build (sizes only, no content) and timed in the latency histogram.
     """
     try:
         with span("context.build", budget_tokens=request.budget_tokens) as current, \
                 metrics.context_build_seconds.time():
-            result = build(db, owner, request)
+            result = build(db, owner, request, spare=spare)
             current.set_attribute("linked", len(result.linked))
             current.set_attribute("dropped", result.dropped)
             return result
@@ -106,8 +108,9 @@ def world_context(db: Database, owner: str, request: ContextRequest) -> WorldCon
                             warnings=[f"memory unavailable ({reason}); continuing without world state"])
 
 
-def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
+def build(db: Database, owner: str, req: ContextRequest, *, spare: bool = False) -> WorldContext:
     at = req.at or now()
+    early = context_episodes.ahead(db, owner, req.message, at, req.at is not None) if spare else None
     found = linking.spans(req.message)
     chat_ns = linking.chat_namespace(req.chat_id)
     # One round trip for a chat turn: the entities and, for each one found, its facts and events
@@ -158,25 +161,27 @@ def build(db: Database, owner: str, req: ContextRequest) -> WorldContext:
     result.linked = [LinkedEntity(entity=m, statements=[s for s in about.get(m.id, []) if s.fact.id not in shown])
                      for m in linked]
     spans = [str(r["span"]) for r in rows if r.get("span")]  # every name the message used, linked or not
-    title = _past_turns(db, owner, req, result, at, spans)
+    title = _past_turns(db, owner, req, result, at, spans, early)
     _fit(result, at, req.chat_id, title)
     return result
 
 
 def _past_turns(db: Database, owner: str, req: ContextRequest, result: WorldContext, at: datetime,
-                spans: list[str]) -> str:
+                spans: list[str], early: Future[context_episodes.Rows] | None) -> str:
     """The few past turns the block shows when its facts do not answer the message (one more round, only
-    then), and their section's title in the owner's language."""
+    then, unless `early` read it beside the block), and their section's title in the owner's language."""
     facts = [s for le in result.linked for s in le.statements] + result.preferences
     names = [*spans, *(n for le in result.linked for n in (le.entity.name, le.entity.matched))]
     if context_episodes.answered(req.message, facts, names):
+        if early is not None:  # its connection back in the pool before the request gives up its second slot
+            wait([early])
         return ""
     asked, more = context_episodes.queries(req.message, at, req.at is not None)
     if not asked:
         return ""
     # generic plans: with the server's default the turns' statement was planned anew on every call (its generic
     # plan looks dearer to the planner and takes the same index, finder_search_episodes.sql)
-    rows, language = db.read_round(owner, asked, generic_plans=True)
+    rows, language = early.result() if early is not None else db.read_round(owner, asked, generic_plans=True)
     result.episodes = context_episodes.pick(req.message, rows, req.at)
     if more and len(result.episodes) < context_episodes.MAX_EPISODES:
         seen = {r["id"] for r in rows}
