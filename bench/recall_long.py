@@ -124,11 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=40)
     parser.add_argument("--turns", type=int, default=40, help="turns per session")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--misses", action="store_true", help="each question with no evidence in the top 10")
     args = parser.parse_args(argv)
     data = generate(args.sessions, args.turns, args.seed)
     print(f"synthetic: {len(data.turns)} turns in {args.sessions} sessions, {len(data.questions)} questions "
           f"({sum(1 for q in data.questions if q.stale)} about an update)")
-    return live(data, capabilities(), [], "HYBRID", False, {t.external_id: t.text for t in data.turns})
+    return live(data, capabilities(), [], "HYBRID", args.misses, {t.external_id: t.text for t in data.turns})
 
 
 if __name__ == "__main__":

@@ -281,7 +281,8 @@ def test_the_episode_list_skips_its_word_scans_for_an_owner_without_episodes(
         db: Database, owner: str, admin_conn: psycopg.Connection) -> None:
     admin_conn.execute("INSERT INTO memory_projections (owner_sub, source_kind, source_key, text) "
                        "VALUES (%s, 'summary', 'k1', 'Der Kletterpark öffnet im Januar')", (owner,))
-    params = {"words": "kletterpark", "terms": ["kletterpark"], "cap": WORD_CAP, "k": 20, "from": None, "to": None}
+    params = {"words": "kletterpark", "terms": ["kletterpark"], "cap": WORD_CAP, "k": 20, "from": None, "to": None,
+              "near": None, "model": None}
     statement = b"EXPLAIN (ANALYZE, FORMAT JSON) " + load("finder_search_episodes").encode()
 
     def plan() -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import pytest
 from graph.agent import search
 from graph.episodes import store
 from graph.episodes.model import Episode, EpisodeIn
-from graph.finder import neighbours, recency
+from graph.finder import neighbours, recency, vector_list
 from graph.finder.embedders import embedder_for
 from graph.finder.reconciler import embed_pending
 from graph.platform.db import Database
@@ -83,3 +83,32 @@ def test_a_word_most_candidate_turns_hold_is_no_topic() -> None:
     assert all(not topic for topic in about.values())  # "mara" is everywhere, "can't" nowhere
     few = recency.topics("What can't Mara's dog eat?", {k: texts[k] for k in ("c0", "said")})
     assert few["said"] == frozenset({"mara"})
+
+
+def test_the_turns_holding_a_word_of_the_question_are_ranked_by_meaning_too(
+        db: Database, owner: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question sharing only a name with its answer: by the words every turn naming Elif is as good as the
+    next, and turns about instruments that name nobody fill the meaning list's top; the episode list's
+    candidates ranked by meaning (graph.finder.vector_list.near, list `episode_meaning`) find the answer."""
+    chatter = ["The weather was grey all weekend, Elif says hi.", "Elif says hi, the train was late again.",
+               "Did you watch the match? Elif says hi, by the way.", "Work is busy, Elif says hi."]
+    music = ["Which one is easier, the flute or the clarinet?"]  # nearer to the question than the answer is
+    turns = [EpisodeIn(external_id=f"c{i}", speaker="Alex", text=chatter[i % 4], occurred_at=T0 + timedelta(hours=i))
+             for i in range(40)]
+    turns += [EpisodeIn(external_id=f"m{i}", speaker="Alex", text=f"{music[0]} ({i})",
+                        occurred_at=T0 + timedelta(days=3, hours=i)) for i in range(120)]
+    turns.append(EpisodeIn(external_id="said", speaker="Alex", text="Elif has started taking cello lessons on "
+                           "Thursdays, she loves it.", occurred_at=T0 + timedelta(hours=5, minutes=30)))
+    store.import_turns(db, owner, "chat", turns, curate=False)
+    assert OFFLINE is not None
+    embed_pending(db, owner, OFFLINE)
+    question = "What instrument does Elif learn?"
+    found = search.search_world_memory(db, owner, question, embedder=OFFLINE)
+    [answer] = [h for h in found.hits if h.episode is not None and h.episode.external_id == "said"]
+    assert "episode_meaning" in answer.found_by and "meaning" not in answer.found_by, answer.found_by
+    text_only = search.search_world_memory(db, owner, question, embedder=None)
+    assert all("episode_meaning" not in h.found_by for h in text_only.hits)  # no model: no such list
+    real = vector_list.near
+    monkeypatch.setattr(vector_list, "near", lambda *args: real(*args[:-1], None))  # without the list
+    without = search.search_world_memory(db, owner, question, embedder=OFFLINE)
+    assert all(h.episode is None or h.episode.external_id != "said" for h in without.hits)

@@ -58,7 +58,7 @@ def test_each_candidate_set_reads_at_most_the_cap(db: Database, owner: str) -> N
     _common_then_rare(db, owner)
     content = ["priya", "oskar"]
     episodes = {"words": "priya | oskar", "terms": text_array(tsquery_terms(content)), "cap": WORD_CAP, "k": 20,
-                "from": None, "to": None}
+                "from": None, "to": None, "near": None, "model": None}
     texts = {"query": "Priya", "kind": None, "k": 20, "from": None, "to": None, "cap": WORD_CAP, "episodes": True}
     with db.owner_tx(owner, read_only=True) as conn:
         plans = {name: conn.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {load(name)}".encode(), params).fetchone()

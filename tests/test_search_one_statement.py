@@ -34,7 +34,8 @@ FILES = ("agent_search_entities", "agent_search_facts", "finder_search_text")
 QUESTION_ARGUMENTS = {"finder_search_answers": {"%(words)s": "question_words", "%(pool)s": str(POOL),
                                                 "%(valid_at)s": "at_time", "%(timed)s": "false",
                                                 "%(during)s": "false"},
-                      "finder_search_episodes": {"%(words)s": "question_words", "%(terms)s": "word_sets"}}
+                      "finder_search_episodes": {"%(words)s": "question_words", "%(terms)s": "word_sets",
+                                                 "%(near)s": "NULL", "%(model)s": "NULL"}}
 
 
 def composed(name: str) -> str:

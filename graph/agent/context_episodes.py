@@ -131,7 +131,8 @@ def _episodes(content: list[str], terms: list[str], at: datetime,
               valid_time: bool) -> tuple[LiteralString, dict[str, Any]]:
     return (load("finder_search_episodes"), {"words": tsquery_text(content), "terms": text_array(terms),
                                              "cap": CAP, "k": CANDIDATES, "from": None,
-                                             "to": at + AROUND if valid_time else None})
+                                             "to": at + AROUND if valid_time else None,
+                                             "near": None, "model": None})
 
 
 def pick(message: str, rows: list[dict[str, Any]], at: datetime | None) -> list[ContextEpisode]:

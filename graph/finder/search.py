@@ -42,9 +42,11 @@ ALL_LISTS: tuple[Lists, ...] = ("name", "fact", "answer", "text", "episode", "me
 TEXT_LISTS: tuple[Lists, ...] = ("name", "fact", "text")
 # In rounds of their own the meaning list runs beside the text statement (False: after it; benches compare both).
 BESIDE = True
-# A direct answer outranks the entity the name list puts first: a question asks for the fact. The other lists
-# weigh equally (the retrieval evaluation found no better weights; docs/episodes.md).
-WEIGHTS = {"answer": 1.5}
+# A direct answer outranks the entity the name list puts first: a question asks for the fact. The episode
+# list's turns by meaning weigh less than a list of their own: at 1.0 the synthetic long conversation's
+# recall@10 was higher (0.850 against 0.838) and dev's lower (0.906 against 0.922), MRR lower on both
+# (docs/recall-evaluation.md). The other lists weigh equally (the retrieval evaluation found no better weights).
+WEIGHTS = {"answer": 1.5, "episode_meaning": 0.75}
 # Cosine similarity below which a row found by meaning is no hit (offline model; measured in docs/episodes.md).
 MEANING_FLOOR = 0.15
 # Places a projection said within the window moves up its list (look_back) (measured on the dev split
@@ -91,10 +93,13 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     params = {"query": q.text, "kind": q.kind, "at": at, "k": LIST_K, "from": q.valid_from, "to": q.valid_to,
               "cap": answers.WORD_CAP, "episodes": "episode" in q.lists}
     loose = {**params, "from": None} if q.look_back else params  # the projection lists' window
-    meaning = vector_list.beside(run, embedder, q.text, loose) if (
+    named = _question_params(q, params, loose)
+    said = {**named, "from": named["loose_from"]} if (
+        "episode" in q.lists and "meaning" in q.lists and named["words"]) else None
+    meaning = vector_list.beside(run, embedder, q.text, loose, said) if (
         BESIDE and isinstance(run, OwnerRounds) and run.spare and "meaning" in q.lists and embedder) else None
     embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder and not meaning else None
-    rows, owner = _text_lists(run, q, params, loose, bool(embedding))
+    rows, owner = _text_lists(run, q, named, params, loose, bool(embedding))
     cands: hits.Candidates = {}
     ranked: list[tuple[str, Ranked]] = []
     if "name" in rows:
@@ -107,14 +112,15 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
     projections: list[tuple[str, list[dict[str, Any]]]] = [("text", rows["text"])] if "text" in rows else []
     if "episode" in rows:
         projections.append(("episode", rows["episode"]))
-    nearest: list[dict[str, Any]] | None = None
-    if meaning is not None:
-        nearest = meaning.result()
+    got = meaning.result() if meaning is not None else None
     if embedding is not None and embedder is not None and (found := vector(embedding)) is not None:
-        nearest = nearest_to(run, found, embedder.name, loose, owner)
+        got = vector_list.near(run, found, embedder.name, loose, owner, said)
+    nearest = got.nearest if got is not None else None
     mode, waiting = meaning_mode(q, embedder, nearest)
     if nearest:
         projections.append(("meaning", _episodes_if(q, floored(nearest))))
+    if got is not None and got.said:  # the episode list's turns again, ranked by meaning
+        projections.append(("episode_meaning", got.said))
     if q.look_back:
         projections = [(name, boosted(found_rows, q.valid_from, q.valid_to)) for name, found_rows in projections]
     shelf: hits.Episodes = {}
@@ -198,7 +204,8 @@ def _question_params(q: Query, params: dict[str, Any], loose: dict[str, Any]) ->
     timed = q.valid_at is not None
     return {**params, "words": answers.tsquery_text(content), "terms": text_array(answers.tsquery_terms(content)),
             "forms": text_array(name_forms(q.text)), "pool": answers.POOL, "valid_at": q.valid_at or params["at"],
-            "timed": timed, "during": timed and q.as_of is None, "loose_from": loose["from"]}
+            "timed": timed, "during": timed and q.as_of is None, "loose_from": loose["from"],
+            "near": None, "model": None}  # the episode list by its words (finder_search_episodes)
 
 
 def _question_statements(q: Query, named: dict[str, Any]) -> Statements:
@@ -217,13 +224,12 @@ def _question_rows(q: Query, rows: dict[str, Rows]) -> dict[str, Rows]:
     return rows
 
 
-def _text_lists(run: Rounds, q: Query, params: dict[str, Any], loose: dict[str, Any],
+def _text_lists(run: Rounds, q: Query, named: dict[str, Any], params: dict[str, Any], loose: dict[str, Any],
                 owner_wanted: bool) -> tuple[dict[str, Rows], str | None]:
     """The rows of the name, fact and text lists and of the question lists the query asks for, by list, and
     the owner (when the vector list will need it for graph.finder.sizes). In rounds of their own, without a
     time range, all of them are one statement that pins the owner (wm_search_text_lists: one message);
-    otherwise one round of statements."""
-    named = _question_params(q, params, loose)
+    otherwise one round of statements. `named`: the parameters of the question lists (_question_params)."""
     plain = statement_for("agent_search_facts", q) == "agent_search_facts"
     if isinstance(run, OwnerRounds) and plain and all(name in q.lists for name in TEXT_LISTS):
         row = run.pinned(load("finder_search_lists"), named)[0]

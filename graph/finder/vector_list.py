@@ -7,13 +7,13 @@ import contextvars
 import logging
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import Any, NamedTuple
 
 from psycopg import sql
 
 from graph.finder import query_vectors, sizes
 from graph.finder.embedders import Embedder, EmbeddingFailed
-from graph.finder.rounds import OwnerRounds, Rounds
+from graph.finder.rounds import OwnerRounds, Round, Rounds
 from graph.finder.vector_param import ef_search as ef_search  # re-exported: benches override it here
 from graph.finder.vector_param import embedding_param as embedding_param  # the same
 from graph.sql import load, trusted
@@ -26,6 +26,14 @@ EXACT_BELOW = 10_000  # an owner with fewer projections is read exactly (all row
 # query); an OpenAI-compatible endpoint is I/O and overlaps fully. As many at once as the app's pool has
 # connections.
 EMBEDDING = ThreadPoolExecutor(max_workers=8, thread_name_prefix="finder-embed")
+
+
+class Near(NamedTuple):
+    """The meaning list's rows, nearest first, and the episode list's candidate turns by meaning (empty when
+    not asked for)."""
+
+    nearest: list[dict[str, Any]]
+    said: list[dict[str, Any]]
 
 
 def query_vector(embedder: Embedder, text: str) -> Future[list[float]]:
@@ -45,24 +53,25 @@ def _embed_query(embedder: Embedder, text: str) -> list[float]:
     return vector
 
 
-def beside(run: OwnerRounds, embedder: Embedder, text: str,
-           params: dict[str, Any]) -> Future[list[dict[str, Any]] | None]:
+def beside(run: OwnerRounds, embedder: Embedder, text: str, params: dict[str, Any],
+           said: dict[str, Any] | None = None) -> Future[Near | None]:
     """The meaning list in a worker thread on a pooled connection of its own: the query embedded (or
-    remembered), then its nearest projections; None when the model failed. For rounds of their own, whose
-    other lists are one statement on another connection meanwhile."""
+    remembered), then its nearest projections (and with `said` the episode list's candidates by meaning, in the
+    same round: `near`); None when the model failed. For rounds of their own, whose other lists are one
+    statement on another connection meanwhile."""
     # in the caller's context: what the request collects (safe_times' notes of clamped times) sees its rows too
-    return EMBEDDING.submit(contextvars.copy_context().run, _nearest_beside, run, embedder, text, params)
+    return EMBEDDING.submit(contextvars.copy_context().run, _nearest_beside, run, embedder, text, params, said)
 
 
-def _nearest_beside(run: OwnerRounds, embedder: Embedder, text: str,
-                    params: dict[str, Any]) -> list[dict[str, Any]] | None:
+def _nearest_beside(run: OwnerRounds, embedder: Embedder, text: str, params: dict[str, Any],
+                    said: dict[str, Any] | None) -> Near | None:
     known = query_vectors.remembered(embedder.name, text)
     try:
         found = known if known is not None else _embed_query(embedder, text)
     except EmbeddingFailed as exc:
         log.warning("query embedding failed, searching by text only: %s", exc)
         return None
-    return nearest_to(run, found, embedder.name, params, run.owner)
+    return near(run, found, embedder.name, params, run.owner, said)
 
 
 def vector(embedding: Future[list[float]]) -> list[float] | None:
@@ -76,21 +85,39 @@ def vector(embedding: Future[list[float]]) -> list[float] | None:
 
 def nearest_to(run: Rounds, vector: list[float], model: str, params: dict[str, Any],
                owner: str | None) -> list[dict[str, Any]]:
+    """The k projections nearest to `vector` (`near` without the episodes)."""
+    return near(run, vector, model, params, owner, None)[0]
+
+
+def near(run: Rounds, vector: list[float], model: str, params: dict[str, Any], owner: str | None,
+         said: dict[str, Any] | None) -> Near:
     """The k projections nearest to `vector`: exactly for a small owner, through HNSW for a large one (the
     owner's count is remembered for a while, graph.finder.sizes); the indexed path's settings and statement
     go out as one round (and, in a caller's transaction, the reset of its settings; a round of its own ends
-    its transaction and the settings with it)."""
+    its transaction and the settings with it). With `said` (the episode list's parameters) the same round
+    also ranks that list's candidate turns by their meaning (finder_search_episodes with %(near)s): the
+    turns holding a word of the question, nearest first, where the episode list ranks them by the words."""
     dim = len(vector)
     indexed = dim in INDEXED_DIMENSIONS and use_index(_owner_projections(run, owner))
     name = "finder_search_vector" if indexed else "finder_search_vector_exact"
     query = trusted(sql.SQL(load(name)).format(dim=sql.Literal(dim)).as_string())  # {dim}: an int, never input
     values = {**params, "model": model, "embedding": embedding_param(vector)}
+    # the turns first: the index's settings (finder_set_search) are not theirs; in rounds of their own with
+    # their generic plan (a caller's transaction keeps its own plan setting)
+    turns: Round = [] if said is None else [
+        (load("finder_search_episodes"), {**said, "near": values["embedding"], "model": model})]
+    first: Round = [(load("finder_set_plans"), ()), *turns, (load("finder_unset_plans"), ())] if (
+        turns and isinstance(run, OwnerRounds)) else turns
+    n, at = len(first), (1 if len(first) > 1 else 0)
     if not indexed:
-        return by_score(run([(query, values)])[0])
+        got = run([*first, (query, values)])
+        return Near(by_score(got[n]), got[at] if turns else [])
     settings = (load("finder_set_search"), {"ef": ef_search(int(params["k"]))})
     if isinstance(run, OwnerRounds):
-        return by_score(run([settings, (query, values)])[1])
-    return by_score(run([settings, (query, values), (load("finder_reset_search"), ())])[1])
+        got = run([*first, settings, (query, values)])
+    else:
+        got = run([*first, settings, (query, values), (load("finder_reset_search"), ())])
+    return Near(by_score(got[n + 1]), got[at] if turns else [])
 
 
 def _owner_projections(run: Rounds, owner: str | None) -> int:

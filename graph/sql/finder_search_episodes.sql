@@ -17,6 +17,10 @@
 -- An owner without episodes skips the word scans: the EXISTS is one probe of the unique (owner, kind, key)
 -- btree, planned as a one-time filter over the whole scan (an owner of entities only paid for two GIN scans
 -- of their texts for nothing).
+-- With %(near)s (a query embedding of model %(model)s; NULL for none) the same candidates are ranked by their
+-- cosine similarity to it instead (graph.finder.vector_list.near: the episode list's turns by meaning, where
+-- a question shares only a name with its answer: "Which city is Mara living in?" against "my cousin Mara
+-- moved to Lisbon"); a turn not embedded by that model ranks last (-1).
 -- Returns: id, source_kind, source_key, text, entity_ids, valid_from, valid_to, score, entities
 WITH words AS MATERIALIZED (
     SELECT to_tsquery('german', %(words)s) AS de, to_tsquery('english', %(words)s) AS en
@@ -28,8 +32,12 @@ terms AS MATERIALIZED (
 found AS MATERIALIZED (
     SELECT c.* FROM terms t CROSS JOIN LATERAL (
         SELECT p.id, p.source_kind, p.source_key, p.text, p.entity_ids, p.valid_from, p.valid_to,
-               greatest(ts_rank(p.tsv_german, (SELECT de FROM words)),
-                        ts_rank(p.tsv_english, (SELECT en FROM words)))::float8 AS score
+               CASE WHEN %(near)s::vector IS NULL
+                    THEN greatest(ts_rank(p.tsv_german, (SELECT de FROM words)),
+                                  ts_rank(p.tsv_english, (SELECT en FROM words)))::float8
+                    WHEN p.embedding_model = %(model)s AND vector_dims(p.embedding) = vector_dims(%(near)s::vector)
+                    THEN (1 - (p.embedding <=> %(near)s::vector))::float8
+                    ELSE -1::float8 END AS score
         FROM memory_projections p
         WHERE p.owner_sub = wm_owner() AND (p.source_kind || '') = 'episode'
           AND wm_owned_words(p.owner_sub, p.source_kind, p.tsv_german, p.tsv_english) @@ t.owned

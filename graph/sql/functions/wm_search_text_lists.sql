@@ -44,7 +44,7 @@ SELECT
 -- include: finder_search_answers (words=question_words, forms=name_forms, kind=of_kind, at=at_time, k=k_rows, from=since, to=until, pool=200, valid_at=at_time, timed=false, during=false)
     ) l),
     (SELECT coalesce(json_agg(l ORDER BY l.score DESC, l.id), '[]'::json) FROM (
--- include: finder_search_episodes (words=question_words, terms=word_sets, cap=200, k=k_rows, from=since, to=until)
+-- include: finder_search_episodes (words=question_words, terms=word_sets, cap=200, k=k_rows, from=since, to=until, near=NULL, model=NULL)
     ) l)
 ;
 $fn$;
