@@ -168,8 +168,9 @@ def test_the_owner_and_class_tags_narrow_the_text_list_and_never_widen_it(db: Da
 def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owner: str) -> None:
     """In rounds of their own the text lists are one statement (wm_search_text_lists, 0082) that sets generic
     plans transaction-locally, so the pooled connection is back to auto after it, and only the vector list (with
-    the episode list's turns by meaning) goes out as a round; a search with a time range keeps its first round of statements (custom plans, as before); in
-    a caller's transaction neither is sent. All give the same fused answer."""
+    the episode list's turns by meaning) goes out as a round; a search with a time range keeps its first round
+    of statements (custom plans, as before); in a caller's transaction neither is sent. All give the same
+    fused answer."""
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
     load_demo(db, owner)
