@@ -5,6 +5,7 @@ ranks with the one after it (graph/finder/neighbours.py)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -109,6 +110,10 @@ def test_the_turns_holding_a_word_of_the_question_are_ranked_by_meaning_too(
     text_only = search.search_world_memory(db, owner, question, embedder=None)
     assert all("episode_meaning" not in h.found_by for h in text_only.hits)  # no model: no such list
     real = vector_list.near
-    monkeypatch.setattr(vector_list, "near", lambda *args: real(*args[:-1], None))  # without the list
+
+    def without_turns(*args: Any) -> vector_list.Near:
+        return real(*args[:-1], None)
+
+    monkeypatch.setattr(vector_list, "near", without_turns)  # the search without the list
     without = search.search_world_memory(db, owner, question, embedder=OFFLINE)
     assert all(h.episode is None or h.episode.external_id != "said" for h in without.hits)

@@ -170,7 +170,7 @@ def test_the_meaning_list_beside_runs_in_the_callers_context(db: Database, demo:
     seen: list[list[str] | None] = []
     nearest = vector_list._nearest_beside
 
-    def spy(*args: Any) -> list[dict[str, Any]] | None:
+    def spy(*args: Any) -> vector_list.Near | None:
         safe_times.note("from the worker")
         seen.append(None)
         return nearest(*args)
