@@ -111,8 +111,8 @@ def test_the_turns_holding_a_word_of_the_question_are_ranked_by_meaning_too(
     assert all("episode_meaning" not in h.found_by for h in text_only.hits)  # no model: no such list
     real = vector_list.near
 
-    def without_turns(*args: Any) -> vector_list.Near:
-        return real(*args[:-1], None)
+    def without_turns(run: Any, vector: Any, model: str, params: Any, who: Any, said: Any) -> vector_list.Near:
+        return real(run, vector, model, params, who, None)
 
     monkeypatch.setattr(vector_list, "near", without_turns)  # the search without the list
     without = search.search_world_memory(db, owner, question, embedder=OFFLINE)
