@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any, LiteralString
 
 import psycopg
 
 from graph.demo import load_demo
+from graph.episodes import store
+from graph.episodes.model import EpisodeIn
 from graph.finder import reconciler, sizes
 from graph.finder import search as finder
 from graph.finder.answers import WORD_CAP
@@ -91,8 +94,8 @@ def test_full_text_lists_take_their_indexes_right_after_a_bulk_write(db: Databas
 def test_an_owner_count_is_remembered_for_a_while() -> None:
     sizes.forget()
     assert sizes.remembered("a", 100.0) is None
-    sizes.remember("a", 12, 100.0)
-    assert sizes.remembered("a", 100.0 + sizes.TTL_S - 1) == 12
+    sizes.remember("a", sizes.Size(12, False), 100.0)
+    assert sizes.remembered("a", 100.0 + sizes.TTL_S - 1) == sizes.Size(12, False)
     assert sizes.remembered("a", 100.0 + sizes.TTL_S) is None  # too old: counted again
     assert sizes.remembered("b", 100.0) is None
     sizes.forget()
@@ -174,6 +177,8 @@ def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owne
     model = embedder_for(Settings(embedding_provider="offline"))
     assert model is not None
     load_demo(db, owner)
+    store.import_turns(db, owner, "c1", [EpisodeIn(external_id="t1", speaker="Anna", text="Luna gets fed at six",
+                                                   occurred_at=datetime(2026, 1, 5, tzinfo=UTC))], curate=False)
     reconciler.reconcile_owner(db, owner, model)
     sent: list[list[str]] = []
 
@@ -204,3 +209,25 @@ def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owne
     assert [(h.entity or h.memory, h.score) for h in beside.hits] == [(h.entity or h.memory, h.score)
                                                                       for h in sequential.hits]
     assert beside.hits and any("meaning" in h.found_by for h in beside.hits)
+
+
+def test_an_owner_without_turns_gets_no_turns_ranked_by_meaning(db: Database, owner: str) -> None:
+    """The vector round ranks the episode list's turns by meaning only for an owner with turns
+    (graph.finder.sizes remembers it with the count): an owner without any paid for the statement on every
+    search."""
+    model = embedder_for(Settings(embedding_provider="offline"))
+    assert model is not None
+    load_demo(db, owner)
+    reconciler.reconcile_owner(db, owner, model)
+    sent: list[list[str]] = []
+
+    class Recording(OwnerRounds):
+        def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
+            sent.append([text for text, _ in statements])
+            return super().__call__(statements)
+
+    fused = finder.search(Recording(db, owner), finder.Query(text="Luna feeding"), model, datetime.now(UTC))
+    assert fused.mode == "hybrid" and fused.hits
+    assert sent and all(load("finder_search_episodes") not in r for r in sent)
+    known = sizes.remembered(owner, time.monotonic())
+    assert known is not None and known.turns is False and known.projections > 0

@@ -98,13 +98,14 @@ def near(run: Rounds, vector: list[float], model: str, params: dict[str, Any], o
     also ranks that list's candidate turns by their meaning (finder_search_episodes with %(near)s): the
     turns holding a word of the question, nearest first, where the episode list ranks them by the words."""
     dim = len(vector)
-    indexed = dim in INDEXED_DIMENSIONS and use_index(_owner_projections(run, owner))
+    size = _owner_size(run, owner)
+    indexed = dim in INDEXED_DIMENSIONS and use_index(size.projections)
     name = "finder_search_vector" if indexed else "finder_search_vector_exact"
     query = trusted(sql.SQL(load(name)).format(dim=sql.Literal(dim)).as_string())  # {dim}: an int, never input
     values = {**params, "model": model, "embedding": embedding_param(vector)}
     # the turns first: the index's settings (finder_set_search) are not theirs; in rounds of their own with
     # their generic plan (a caller's transaction keeps its own plan setting)
-    turns: Round = [] if said is None else [
+    turns: Round = [] if said is None or not size.turns else [
         (load("finder_search_episodes"), {**said, "near": values["embedding"], "model": model})]
     first: Round = [(load("finder_set_plans"), ()), *turns, (load("finder_unset_plans"), ())] if (
         turns and isinstance(run, OwnerRounds)) else turns
@@ -120,16 +121,16 @@ def near(run: Rounds, vector: list[float], model: str, params: dict[str, Any], o
     return Near(by_score(got[n + 1]), got[at] if turns else [])
 
 
-def _owner_projections(run: Rounds, owner: str | None) -> int:
+def _owner_size(run: Rounds, owner: str | None) -> sizes.Size:
     now = time.monotonic()
     known = sizes.remembered(owner, now) if owner else None
     if known is not None:
         return known
     counted = run([(load("finder_owner_projections"), {"cap": EXACT_BELOW})])[0]
-    count = counted[0]["n"] if counted else 0
+    size = sizes.Size(counted[0]["n"], counted[0]["turns"]) if counted else sizes.Size(0, False)
     if owner:
-        sizes.remember(owner, count, now)
-    return count
+        sizes.remember(owner, size, now)
+    return size
 
 
 def by_score(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
