@@ -147,7 +147,8 @@ class SearchHit:
     fact: AgentFact | None
     memory: MemoryMatch | None
     episode: Episode | None
-    found_by: list[str] = strawberry.field(description="name | fact | answer | text | meaning")
+    found_by: list[str] = strawberry.field(description=(
+        "name | fact | answer | value | text | episode | episode_meaning | meaning"))
     matched: str | None = strawberry.field(description="The name, value or text that matched")
     hit: strawberry.Private[r.SearchHit]
 

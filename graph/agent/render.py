@@ -86,7 +86,8 @@ class SearchHit(BaseModel):
     statement: Statement | None = None
     memory: MemoryMatch | None = None
     episode: Episode | None = None
-    found_by: list[str] = Field(default_factory=list, description="name | fact | answer | text | meaning")
+    found_by: list[str] = Field(default_factory=list,
+                                description="name | fact | answer | value | text | episode | episode_meaning | meaning")
     matched: str | None = Field(default=None, description="The name, value or projection text that matched")
 
 
