@@ -17,6 +17,7 @@ from graph.agent.world_context import ContextRequest, build
 from graph.demo import load_demo
 from graph.episodes import store
 from graph.episodes.model import EpisodeIn
+from graph.finder import sizes
 from graph.ledger.committer import commit_proposal
 from graph.ledger.proposal import AssertFact, MemoryMutationProposal, UpsertEntity
 from graph.ledger.registries import register_relation_types
@@ -173,3 +174,27 @@ def test_turns_read_beside_the_block_are_the_ones_read_after_it_and_unused_when_
     assert answered_view.linked and answered_view.episodes == []  # read beside, and not used
     assert build(db, owner, ContextRequest(message="Buch mir das Fitnessstudio"), spare=True).episodes == []
     assert beside == ["read", "read", "read", "none"]  # no question, nothing read beside
+
+
+def test_nothing_is_read_beside_for_an_owner_without_turns(db: Database, owner: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read beside the block is for an owner known to have turns (graph.finder.sizes, counted in the
+    block's round): an owner without any made every question hold a second connection for nothing."""
+    load_demo(db, owner, now=NOW)
+    calls: list[str] = []
+    real = context_episodes.ahead
+
+    def counting(*args: Any) -> Any:
+        calls.append("ahead")
+        return real(*args)
+
+    monkeypatch.setattr(context_episodes, "ahead", counting)
+    for _ in range(3):
+        view = build(db, owner, ContextRequest(message="Where does Luna see the vet?"), spare=True)
+        assert view.episodes == []
+    assert calls == []
+    said(db, owner, "old", ("v1", "Luna sees the vet at the Lindenhof clinic", T0))
+    sizes.forget()  # a minute later: counted anew
+    build(db, owner, ContextRequest(message="Where does Luna see the vet?"), spare=True)  # counts
+    view = build(db, owner, ContextRequest(message="Where does Luna see the vet?"), spare=True)
+    assert calls == ["ahead"] and [e.id for e in view.episodes]

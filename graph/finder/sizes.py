@@ -12,7 +12,9 @@ that list may be missing while the episode and meaning lists already find them.
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple
+from typing import Any, LiteralString, NamedTuple
+
+from graph.sql import load
 
 TTL_S = 60.0
 MAX_OWNERS = 10_000  # beyond this many remembered owners the memory starts over (a count is cheap to redo)
@@ -48,3 +50,16 @@ def forget() -> None:
     """Every remembered count (tests, and after a bulk change that should take effect at once)."""
     with _lock:
         _known.clear()
+
+
+def count(cap: int) -> tuple[LiteralString, dict[str, Any]]:
+    """The statement that counts the transaction owner's projections up to `cap` (and whether any is a turn)."""
+    return load("finder_owner_projections"), {"cap": cap}
+
+
+def counted(owner: str | None, rows: list[dict[str, Any]], now: float) -> Size:
+    """The size `count`'s rows say, remembered for `owner`."""
+    size = Size(rows[0]["n"], rows[0]["turns"]) if rows else Size(0, False)
+    if owner:
+        remember(owner, size, now)
+    return size

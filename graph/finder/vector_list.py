@@ -124,13 +124,7 @@ def near(run: Rounds, vector: list[float], model: str, params: dict[str, Any], o
 def _owner_size(run: Rounds, owner: str | None) -> sizes.Size:
     now = time.monotonic()
     known = sizes.remembered(owner, now) if owner else None
-    if known is not None:
-        return known
-    counted = run([(load("finder_owner_projections"), {"cap": EXACT_BELOW})])[0]
-    size = sizes.Size(counted[0]["n"], counted[0]["turns"]) if counted else sizes.Size(0, False)
-    if owner:
-        sizes.remember(owner, size, now)
-    return size
+    return known if known is not None else sizes.counted(owner, run([sizes.count(EXACT_BELOW)])[0], now)
 
 
 def by_score(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -104,6 +104,11 @@ class Database:
                 row = conn.execute(load("commit_lsn"), prepare=True).fetchone()
                 self.standbys.committed(owner, parse_lsn(row["lsn"]) if row else 0)
 
+    def idle(self) -> bool:
+        """Whether the primary's pool has a connection no one holds (a read beside another may take it without
+        making a request wait for one)."""
+        return self._pool.get_stats().get("pool_available", 0) > 0
+
     def read_round(self, owner: str, queries: Sequence[tuple[LiteralString, Mapping[str, Any] | Sequence[Any]]],
                    *, generic_plans: bool = False) -> list[list[dict[str, Any]]]:
         """The rows of read-only `queries` for `owner`, in ONE round trip to the server.
