@@ -168,6 +168,15 @@ def test_the_owner_and_class_tags_narrow_the_text_list_and_never_widen_it(db: Da
     assert found == ["Gartenhaus am Fluss"]
 
 
+def recording(sent: list[list[str]]) -> type[OwnerRounds]:
+    """Rounds of their own that note each round's statement texts in `sent`."""
+    class Recording(OwnerRounds):
+        def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
+            sent.append([text for text, _ in statements])
+            return super().__call__(statements)
+    return Recording
+
+
 def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owner: str) -> None:
     """In rounds of their own the text lists are one statement (wm_search_text_lists, 0082) that sets generic
     plans transaction-locally, so the pooled connection is back to auto after it, and only the vector list (with
@@ -181,11 +190,7 @@ def test_own_rounds_plan_generically_and_leave_nothing_behind(db: Database, owne
                                                    occurred_at=datetime(2026, 1, 5, tzinfo=UTC))], curate=False)
     reconciler.reconcile_owner(db, owner, model)
     sent: list[list[str]] = []
-
-    class Recording(OwnerRounds):
-        def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
-            sent.append([text for text, _ in statements])
-            return super().__call__(statements)
+    Recording = recording(sent)
 
     at = datetime.now(UTC)
     q = finder.Query(text="Luna feeding")
@@ -220,11 +225,7 @@ def test_an_owner_without_turns_gets_no_turns_ranked_by_meaning(db: Database, ow
     load_demo(db, owner)
     reconciler.reconcile_owner(db, owner, model)
     sent: list[list[str]] = []
-
-    class Recording(OwnerRounds):
-        def __call__(self, statements: Round) -> list[list[dict[str, Any]]]:
-            sent.append([text for text, _ in statements])
-            return super().__call__(statements)
+    Recording = recording(sent)
 
     fused = finder.search(Recording(db, owner), finder.Query(text="Luna feeding"), model, datetime.now(UTC))
     assert fused.mode == "hybrid" and fused.hits
