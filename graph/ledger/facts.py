@@ -7,7 +7,6 @@ What to write is decided here and in the time planner (graph/ledger/timeline.py)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -18,15 +17,14 @@ from graph.ledger.timeline import Belief, Interval
 if TYPE_CHECKING:
     from graph.ledger.writer import Writer
 
-def value_key(row: Said | Mapping[str, Any]) -> str:
+def value_key(row: Said) -> str:
     """A comparable form of a row's object (believed, or about to be written): the entity id, or canonical JSON
     of the literal."""
-    if isinstance(row, Mapping):
-        return object_key(row["object_kind"], row.get("object_value"), row.get("object_entity_id"))
     return object_key(row.object_kind, row.object_value, row.object_entity_id)
 
 
 def object_key(kind: str, value: Any, entity_id: UUID | None) -> str:
+    """`value_key` of an object given by its parts (a literal to compare with believed rows)."""
     if kind == "entity":
         return "entity:" + str(entity_id)
     return "literal:" + json.dumps(value, sort_keys=True, separators=(",", ":"))

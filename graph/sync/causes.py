@@ -16,7 +16,7 @@ from uuid import UUID
 
 import psycopg
 
-from graph.ledger.facts import value_key
+from graph.ledger.facts import object_key
 from graph.ledger.proposal import RecordEvent
 from graph.reads import causality, intent
 from graph.sync.entries import Change, EntryRejected
@@ -56,7 +56,7 @@ def judge(conn: psycopg.Connection[Any], found: dict[int, causality.Stamp], even
 def suppressed(conn: psycopg.Connection[Any], items: list[Item], changes: dict[int, list[Change]],
                fresh: set[int]) -> dict[int, EntryRejected]:
     """Entries asserting a value the owner rejected before (only the owner may assert it again), by index."""
-    keys = [(i.index, _id(i), c.predicate, value_key({"object_kind": "literal", "object_value": c.after}))
+    keys = [(i.index, _id(i), c.predicate, object_key("literal", c.after, None))
             for i in items if i.index not in fresh for c in changes[i.index] if not c.removed]
     found: set[tuple[Any, ...]] = set()
     for part in chunks(keys):

@@ -80,7 +80,7 @@ def plan(work: list[Work], current: dict[tuple[UUID, str], list[dict[str, Any]]]
                 p = Plan() if change.removed else Plan(insert=[Piece(new)])
             else:
                 beliefs = ledger_facts.as_beliefs([FactRow.of(r) for r in existing])
-                value_key = ledger_facts.value_key({"object_kind": "literal", "object_value": change.after})
+                value_key = ledger_facts.object_key("literal", change.after, None)
                 p = plan_remove(beliefs, new) if change.removed else plan_replace(beliefs, new, value_key)
             _collect(rows, p, existing, w, change)
     return rows
