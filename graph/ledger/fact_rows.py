@@ -57,6 +57,10 @@ class Said:
     evidence: Any
     reason: str | None
 
+    def said(self) -> dict[str, Any]:
+        """The shared columns by name, to build another of the three shapes from this one."""
+        return {name: getattr(self, name) for name in SAID_FIELDS}
+
 
 SAID_FIELDS = tuple(f.name for f in fields(Said))
 
@@ -78,16 +82,10 @@ class Claim(Said):
     def placed(self, period: Interval, status: str, supersedes: UUID | str | None, stamp: Stamp) -> NewFact:
         """The row to insert: believed over `period` when active; changed by the writing run unless the claim
         names who changed it."""
-        return NewFact(
-            subject_id=self.subject_id, predicate=self.predicate, functional=self.functional,
-            object_kind=self.object_kind, object_value=self.object_value, object_entity_id=self.object_entity_id,
-            valid_from=period.start, valid_to=period.end, recorded_at=stamp.at, observed_at=self.observed_at,
-            believed=status == "active", source=self.source, source_trust_tier=self.source_trust_tier,
-            changed_by=self.changed_by or stamp.run_id, caused_by_event_id=self.caused_by_event_id,
-            confidence=self.confidence, memory_type=self.memory_type, status=status,
-            scope_entity_id=self.scope_entity_id, scope_kind=self.scope_kind, priority=self.priority,
-            supersedes_fact_id=supersedes, run_id=stamp.run_id, op_index=stamp.op_index,
-            evidence=self.evidence or {}, reason=self.reason)
+        said = {**self.said(), "changed_by": self.changed_by or stamp.run_id, "evidence": self.evidence or {}}
+        return NewFact(**said, valid_from=period.start, valid_to=period.end, recorded_at=stamp.at,
+                       believed=status == "active", status=status, supersedes_fact_id=supersedes,
+                       run_id=stamp.run_id, op_index=stamp.op_index)
 
 
 @dataclass
@@ -108,8 +106,7 @@ class FactRow(Said):
     def claim(self, *, functional: bool | None = None, changed_by: str | None = None) -> Claim:
         """What the row says, to be written again over another period (a piece of it, a copy): `functional`
         as given, else the row's; `changed_by` as given (None: the writing run)."""
-        said = {name: getattr(self, name) for name in SAID_FIELDS}
-        return Claim(**{**said, "functional": self.functional if functional is None else functional,
+        return Claim(**{**self.said(), "functional": self.functional if functional is None else functional,
                         "changed_by": changed_by})
 
 
