@@ -107,18 +107,18 @@ def near(run: Rounds, vector: list[float], model: str, params: dict[str, Any], o
     # their generic plan (a caller's transaction keeps its own plan setting)
     turns: Round = [] if said is None or not size.turns else [
         (load("finder_search_episodes"), {**said, "near": values["embedding"], "model": model})]
-    first: Round = [(load("finder_set_plans"), ()), *turns, (load("finder_unset_plans"), ())] if (
-        turns and isinstance(run, OwnerRounds)) else turns
-    n, at = len(first), (1 if len(first) > 1 else 0)
+    plans = bool(turns) and isinstance(run, OwnerRounds)
+    first: Round = [(load("finder_set_plans"), ()), *turns, (load("finder_unset_plans"), ())] if plans else turns
+    n, said_at = len(first), 1 if plans else 0
     if not indexed:
         got = run([*first, (query, values)])
-        return Near(by_score(got[n]), got[at] if turns else [])
+        return Near(by_score(got[n]), got[said_at] if turns else [])
     settings = (load("finder_set_search"), {"ef": ef_search(int(params["k"]))})
     if isinstance(run, OwnerRounds):
         got = run([*first, settings, (query, values)])
     else:
         got = run([*first, settings, (query, values), (load("finder_reset_search"), ())])
-    return Near(by_score(got[n + 1]), got[at] if turns else [])
+    return Near(by_score(got[n + 1]), got[said_at] if turns else [])
 
 
 def _owner_size(run: Rounds, owner: str | None) -> sizes.Size:
