@@ -114,8 +114,8 @@ def world_context(db: Database, owner: str, request: ContextRequest, *, spare: b
 def build(db: Database, owner: str, req: ContextRequest, *, spare: bool = False) -> WorldContext:
     at = req.at or now()
     # a question's turns beside the block: for an owner known to have turns (graph.finder.sizes, counted in
-    # the block's round when not known), while the pool has a connection idle (under load the second
-    # connection was another request's: bench.http_mixed measured 18 % fewer requests a second)
+    # the block's round when not known), while the pool has a connection idle (under load a second connection
+    # is another request's; the mixed load's figures are in docs/episodes.md)
     size = sizes.remembered(owner, time.monotonic())
     early = context_episodes.ahead(db, owner, req.message, at, req.at is not None) if (
         spare and size is not None and size.turns and db.idle()) else None

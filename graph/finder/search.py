@@ -43,9 +43,9 @@ TEXT_LISTS: tuple[Lists, ...] = ("name", "fact", "text")
 # In rounds of their own the meaning list runs beside the text statement (False: after it; benches compare both).
 BESIDE = True
 # A direct answer outranks the entity the name list puts first: a question asks for the fact. The episode
-# list's turns by meaning weigh less than a list of their own: at 1.0 the synthetic long conversation's
-# recall@10 was higher (0.850 against 0.838) and dev's lower (0.906 against 0.922), MRR lower on both
-# (docs/recall-evaluation.md). The other lists weigh equally (the retrieval evaluation found no better weights).
+# list's turns by meaning weigh less than a list of their own: they are the episode list's candidates again,
+# and a full weight lost rank on the labelled set (docs/recall-evaluation.md, "The episode list by meaning").
+# The other lists weigh equally (the retrieval evaluation found no better weights).
 WEIGHTS = {"answer": 1.5, "episode_meaning": 0.75}
 # Cosine similarity below which a row found by meaning is no hit (offline model; measured in docs/episodes.md).
 MEANING_FLOOR = 0.15
