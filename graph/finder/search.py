@@ -94,8 +94,7 @@ def search(where: psycopg.Connection[Any] | Rounds, q: Query, embedder: Embedder
               "cap": answers.WORD_CAP, "episodes": "episode" in q.lists}
     loose = {**params, "from": None} if q.look_back else params  # the projection lists' window
     named = _question_params(q, params, loose)
-    said = {**named, "from": named["loose_from"]} if (
-        "episode" in q.lists and "meaning" in q.lists and named["words"]) else None
+    said = _episode_params(named) if "episode" in q.lists and "meaning" in q.lists and named["words"] else None
     meaning = vector_list.beside(run, embedder, q.text, loose, said) if (
         BESIDE and isinstance(run, OwnerRounds) and run.spare and "meaning" in q.lists and embedder) else None
     embedding = query_vector(embedder, q.text) if "meaning" in q.lists and embedder and not meaning else None
@@ -208,11 +207,16 @@ def _question_params(q: Query, params: dict[str, Any], loose: dict[str, Any]) ->
             "near": None, "model": None}  # the episode list by its words (finder_search_episodes)
 
 
+def _episode_params(named: dict[str, Any]) -> dict[str, Any]:
+    """finder_search_episodes' parameters: the question lists' with the projection lists' window."""
+    return {**named, "from": named["loose_from"]}
+
+
 def _question_statements(q: Query, named: dict[str, Any]) -> Statements:
     """The answer and episode statements the query asks for (none without a content word)."""
     if not named["words"]:
         return []
-    return [(name, load(statement), named if name == "answer" else {**named, "from": named["loose_from"]})
+    return [(name, load(statement), named if name == "answer" else _episode_params(named))
             for name, statement in (("answer", "finder_search_answers"), ("episode", "finder_search_episodes"))
             if name in q.lists]
 
